@@ -1,0 +1,227 @@
+//! The compact dataset asset that the app serves and the CLI reads: one gzip'd file per dataset.
+//!
+//! Layout of the uncompressed bytes (all integers little-endian):
+//!
+//! | bytes | content |
+//! | --- | --- |
+//! | 8 | magic `SPOTDS01` |
+//! | 1 | length L of the dataset's name, then L bytes of UTF-8 name |
+//! | 1 | number of classes |
+//! | 2 + 2 | rows, columns |
+//! | 4 + 4 | number of train and test images |
+//! | n_train, n_test | train labels, then test labels (one byte each) |
+//! | n_train·rows·cols, n_test·rows·cols | train images, then test images (u8 pixels, row-major) |
+
+use std::io::{Read, Write};
+
+use crate::DataError;
+
+const MAGIC: &[u8; 8] = b"SPOTDS01";
+
+/// One split (train or test) of a dataset: u8 images and their labels.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Split {
+    /// `len() · rows · cols` pixels.
+    pub images: Vec<u8>,
+    /// One label per image.
+    pub labels: Vec<u8>,
+}
+
+impl Split {
+    /// The number of images.
+    pub fn len(&self) -> usize {
+        self.labels.len()
+    }
+
+    /// Whether the split has no images.
+    pub fn is_empty(&self) -> bool {
+        self.labels.is_empty()
+    }
+}
+
+/// A whole dataset: its name, shape, and train/test splits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dataset {
+    pub name: String,
+    pub classes: u8,
+    pub rows: usize,
+    pub cols: usize,
+    pub train: Split,
+    pub test: Split,
+}
+
+impl Dataset {
+    /// Pixels per image.
+    pub fn pixels(&self) -> usize {
+        self.rows * self.cols
+    }
+
+    /// Image `i` of a split.
+    pub fn image<'a>(&self, split: &'a Split, i: usize) -> &'a [u8] {
+        let p = self.pixels();
+        &split.images[i * p..(i + 1) * p]
+    }
+
+    /// Checks that sizes agree and labels are in range. `file` names the source in errors.
+    pub fn validate(&self, file: &str) -> Result<(), DataError> {
+        for (name, s) in [("train", &self.train), ("test", &self.test)] {
+            if s.images.len() != s.labels.len() * self.pixels() {
+                return Err(DataError::format(
+                    file,
+                    format!("{name} split: {} labels but {} pixel bytes", s.labels.len(), s.images.len()),
+                ));
+            }
+            if let Some(bad) = s.labels.iter().find(|&&l| l >= self.classes) {
+                return Err(DataError::format(
+                    file,
+                    format!("{name} split: label {bad} is out of range for {} classes", self.classes),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Encodes the asset (gzip'd).
+    pub fn encode(&self) -> Vec<u8> {
+        let mut raw = Vec::with_capacity(32 + self.train.images.len() + self.test.images.len());
+        raw.extend_from_slice(MAGIC);
+        let name = self.name.as_bytes();
+        raw.push(name.len().min(255) as u8);
+        raw.extend_from_slice(&name[..name.len().min(255)]);
+        raw.push(self.classes);
+        raw.extend_from_slice(&(self.rows as u16).to_le_bytes());
+        raw.extend_from_slice(&(self.cols as u16).to_le_bytes());
+        raw.extend_from_slice(&(self.train.len() as u32).to_le_bytes());
+        raw.extend_from_slice(&(self.test.len() as u32).to_le_bytes());
+        raw.extend_from_slice(&self.train.labels);
+        raw.extend_from_slice(&self.test.labels);
+        raw.extend_from_slice(&self.train.images);
+        raw.extend_from_slice(&self.test.images);
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        gz.write_all(&raw).expect("writing to a Vec cannot fail");
+        gz.finish().expect("writing to a Vec cannot fail")
+    }
+
+    /// Decodes an asset. `file` names the source in errors.
+    pub fn decode(file: &str, gz: &[u8]) -> Result<Self, DataError> {
+        let mut raw = Vec::new();
+        flate2::read::GzDecoder::new(gz)
+            .read_to_end(&mut raw)
+            .map_err(|e| DataError::format(file, format!("not a valid gzip'd dataset asset: {e}")))?;
+        let mut r = Reader { file, bytes: &raw, at: 0 };
+        if r.take(8)? != MAGIC {
+            return Err(DataError::format(file, "not a Spotlight dataset asset (bad magic)"));
+        }
+        let name_len = r.take(1)?[0] as usize;
+        let name = String::from_utf8(r.take(name_len)?.to_vec())
+            .map_err(|_| DataError::format(file, "dataset name is not UTF-8"))?;
+        let classes = r.take(1)?[0];
+        let rows = r.u16()? as usize;
+        let cols = r.u16()? as usize;
+        let n_train = r.u32()? as usize;
+        let n_test = r.u32()? as usize;
+        let px = rows * cols;
+        let train_labels = r.take(n_train)?.to_vec();
+        let test_labels = r.take(n_test)?.to_vec();
+        let train_images = r.take(n_train.checked_mul(px).ok_or_else(|| r.err("sizes overflow"))?)?.to_vec();
+        let test_images = r.take(n_test.checked_mul(px).ok_or_else(|| r.err("sizes overflow"))?)?.to_vec();
+        if r.at != raw.len() {
+            return Err(DataError::format(file, format!("{} trailing bytes after the dataset", raw.len() - r.at)));
+        }
+        let ds = Dataset {
+            name,
+            classes,
+            rows,
+            cols,
+            train: Split { images: train_images, labels: train_labels },
+            test: Split { images: test_images, labels: test_labels },
+        };
+        ds.validate(file)?;
+        Ok(ds)
+    }
+}
+
+struct Reader<'a> {
+    file: &'a str,
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn err(&self, m: &str) -> DataError {
+        DataError::format(self.file, m.to_string())
+    }
+
+    fn take(&mut self, n: usize) -> Result<&'a [u8], DataError> {
+        if self.bytes.len() - self.at < n {
+            return Err(DataError::format(
+                self.file,
+                format!("truncated dataset asset: needed {n} more bytes at offset {}, {} left", self.at, self.bytes.len() - self.at),
+            ));
+        }
+        let s = &self.bytes[self.at..self.at + n];
+        self.at += n;
+        Ok(s)
+    }
+
+    fn u16(&mut self) -> Result<u16, DataError> {
+        let b = self.take(2)?;
+        Ok(u16::from_le_bytes([b[0], b[1]]))
+    }
+
+    fn u32(&mut self) -> Result<u32, DataError> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tiny() -> Dataset {
+        Dataset {
+            name: "tiny".into(),
+            classes: 3,
+            rows: 2,
+            cols: 2,
+            train: Split { images: (0..12).collect(), labels: vec![0, 1, 2] },
+            test: Split { images: vec![9, 9, 9, 9], labels: vec![1] },
+        }
+    }
+
+    #[test]
+    fn round_trips() {
+        let d = tiny();
+        assert_eq!(Dataset::decode("t", &d.encode()).unwrap(), d);
+        assert_eq!(d.image(&d.train, 1), &[4, 5, 6, 7]);
+    }
+
+    #[test]
+    fn truncated_asset_is_a_clear_error() {
+        let d = tiny();
+        let mut raw = Vec::new();
+        flate2::read::GzDecoder::new(&d.encode()[..]).read_to_end(&mut raw).unwrap();
+        raw.truncate(raw.len() - 3);
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(&raw).unwrap();
+        let e = Dataset::decode("mnist.spds.gz", &gz.finish().unwrap()).unwrap_err();
+        assert_eq!(e.file(), "mnist.spds.gz");
+        assert!(e.to_string().contains("truncated"), "{e}");
+    }
+
+    #[test]
+    fn garbage_is_a_clear_error() {
+        let e = Dataset::decode("x", b"hello").unwrap_err();
+        assert!(e.to_string().contains("gzip"), "{e}");
+        let half = &tiny().encode()[..20];
+        assert!(Dataset::decode("x", half).is_err());
+    }
+
+    #[test]
+    fn out_of_range_label_is_rejected() {
+        let mut d = tiny();
+        d.train.labels[0] = 7;
+        assert!(Dataset::decode("x", &d.encode()).unwrap_err().to_string().contains("out of range"));
+    }
+}
