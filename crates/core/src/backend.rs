@@ -1,0 +1,83 @@
+//! The backends by name, as the CLI's `--backend` and the app's `backend=` link key spell them.
+
+use std::fmt;
+
+use burn::tensor::Device;
+
+/// A backend Spotlight can run on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BackendName {
+    /// burn-ndarray, CPU (deprecated by burn 0.22, still the project's reference CPU backend).
+    Ndarray,
+    /// burn-flex, burn 0.22's pure-Rust CPU backend.
+    Flex,
+    /// burn-wgpu: WebGPU in a browser, Vulkan/Metal/DX12 natively.
+    Wgpu,
+}
+
+impl BackendName {
+    pub const ALL: [BackendName; 3] = [Self::Ndarray, Self::Flex, Self::Wgpu];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Ndarray => "ndarray",
+            Self::Flex => "flex",
+            Self::Wgpu => "wgpu",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Self, String> {
+        Self::ALL.into_iter().find(|b| b.as_str() == s).ok_or_else(|| {
+            format!("backend: {s:?} is not a backend; allowed: ndarray, flex, wgpu")
+        })
+    }
+
+    /// Whether this build has the backend compiled in.
+    pub fn compiled(self) -> bool {
+        match self {
+            Self::Ndarray => cfg!(feature = "ndarray"),
+            Self::Flex => cfg!(feature = "flex"),
+            Self::Wgpu => cfg!(any(feature = "wgpu", feature = "webgpu")),
+        }
+    }
+
+    /// A CPU device of this backend (`Wgpu` needs [`native_wgpu`] or the browser's async set-up).
+    #[allow(deprecated, unreachable_code)]
+    pub fn cpu_device(self) -> Result<Device, String> {
+        match self {
+            #[cfg(feature = "ndarray")]
+            Self::Ndarray => Ok(Device::ndarray()),
+            #[cfg(feature = "flex")]
+            Self::Flex => Ok(Device::flex()),
+            other => Err(format!("backend: {other} is not built into this binary")),
+        }
+    }
+}
+
+impl fmt::Display for BackendName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A native wgpu device (Vulkan, Metal or DX12), or a clear error when there is no adapter.
+#[cfg(all(feature = "wgpu", not(target_arch = "wasm32")))]
+pub fn native_wgpu() -> Result<Device, String> {
+    Device::wgpu_options().init().map_err(|e| format!("backend wgpu: no usable GPU adapter ({e:?})"))
+}
+
+/// A device for a backend name, natively. Returns the device and a description for reports.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn native_device(name: BackendName) -> Result<(Device, String), String> {
+    match name {
+        BackendName::Wgpu => {
+            #[cfg(feature = "wgpu")]
+            {
+                return native_wgpu().map(|d| (d, "wgpu (native)".to_string()));
+            }
+            #[allow(unreachable_code)]
+            Err("backend wgpu: this binary was built without the `wgpu` feature (cargo build --features wgpu)".into())
+        }
+        cpu => cpu.cpu_device().map(|d| (d, format!("{cpu} (CPU)"))),
+    }
+}

@@ -1,0 +1,315 @@
+//! The one experiment [`Config`]: what the app's controls set, what a share link encodes, what the
+//! CLI reads from JSON. Validation names the bad field and its allowed range.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// Which dataset to train on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DatasetName {
+    Mnist,
+    Fashion,
+}
+
+impl DatasetName {
+    /// The asset's file name under `public/data/`.
+    pub fn asset_file(self) -> &'static str {
+        match self {
+            Self::Mnist => "mnist.spds.gz",
+            Self::Fashion => "fashion.spds.gz",
+        }
+    }
+
+    /// The other dataset, used as the OOD source with [`OodSourceName::Other`].
+    pub fn other(self) -> Self {
+        match self {
+            Self::Mnist => Self::Fashion,
+            Self::Fashion => Self::Mnist,
+        }
+    }
+}
+
+/// Where OOD images come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OodSourceName {
+    /// Each OOD image is a training image with its pixels shuffled.
+    Shuffle,
+    /// OOD images are taken from the other dataset (Fashion-MNIST in an MNIST run and back).
+    Other,
+}
+
+/// The optimizer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OptimizerName {
+    Adam,
+    /// SGD with momentum 0.9.
+    Sgd,
+}
+
+/// One experiment, whole. Every field has a default, so a partial JSON object (or share link)
+/// fills in the rest.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    pub dataset: DatasetName,
+    /// Train the BN and the no-BN model side by side (the default: the comparison is the lesson).
+    pub compare: bool,
+    /// With `compare` off: whether the single model has BatchNorm.
+    pub batch_norm: bool,
+    /// Fraction of training labels flipped to another class.
+    pub label_noise: f64,
+    /// Fraction of training images replaced by out-of-distribution images.
+    pub ood_fraction: f64,
+    pub ood_source: OodSourceName,
+    /// Add the γ/σ penalty to the loss (BN models only).
+    pub regularizer: bool,
+    /// λ, the penalty's strength.
+    pub reg_strength: f64,
+    pub epochs: usize,
+    pub batch_size: usize,
+    pub learning_rate: f64,
+    pub optimizer: OptimizerName,
+    /// Training samples (the members, for the attack).
+    pub train_size: usize,
+    /// Test samples used for test accuracy.
+    pub test_size: usize,
+    /// Per-sample gradient norms are measured on this many clean and this many noisy samples.
+    pub probe_size: usize,
+    /// Shadow models for LiRA (0 turns the attack off).
+    pub shadow_models: usize,
+    pub seed: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            dataset: DatasetName::Mnist,
+            compare: true,
+            batch_norm: true,
+            label_noise: 0.05,
+            ood_fraction: 0.0,
+            ood_source: OodSourceName::Shuffle,
+            regularizer: false,
+            reg_strength: 0.01,
+            epochs: 5,
+            batch_size: 128,
+            learning_rate: 1e-3,
+            optimizer: OptimizerName::Adam,
+            train_size: 5000,
+            test_size: 2000,
+            probe_size: 128,
+            shadow_models: 4,
+            seed: 1,
+        }
+    }
+}
+
+/// The allowed range of one numeric field.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Range {
+    pub field: &'static str,
+    pub min: f64,
+    pub max: f64,
+    /// Whole numbers only.
+    pub integer: bool,
+}
+
+/// Every numeric field's range, in one table: validation, clamping and the app's sliders read it.
+pub const RANGES: &[Range] = &[
+    Range { field: "label_noise", min: 0.0, max: 0.5, integer: false },
+    Range { field: "ood_fraction", min: 0.0, max: 0.5, integer: false },
+    Range { field: "reg_strength", min: 0.0, max: 10.0, integer: false },
+    Range { field: "epochs", min: 1.0, max: 200.0, integer: true },
+    Range { field: "batch_size", min: 2.0, max: 2048.0, integer: true },
+    Range { field: "learning_rate", min: 1e-6, max: 1.0, integer: false },
+    Range { field: "train_size", min: 20.0, max: 30_000.0, integer: true },
+    Range { field: "test_size", min: 10.0, max: 10_000.0, integer: true },
+    Range { field: "probe_size", min: 0.0, max: 256.0, integer: true },
+    Range { field: "shadow_models", min: 0.0, max: 64.0, integer: true },
+];
+
+/// The range of a field, by name.
+pub fn range_of(field: &str) -> Option<&'static Range> {
+    RANGES.iter().find(|r| r.field == field)
+}
+
+/// A config that cannot run, naming the field and what it allows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConfigError {
+    pub field: String,
+    pub message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+impl Config {
+    /// The value of a numeric field, by name (as in [`RANGES`]).
+    pub fn numeric(&self, field: &str) -> Option<f64> {
+        Some(match field {
+            "label_noise" => self.label_noise,
+            "ood_fraction" => self.ood_fraction,
+            "reg_strength" => self.reg_strength,
+            "epochs" => self.epochs as f64,
+            "batch_size" => self.batch_size as f64,
+            "learning_rate" => self.learning_rate,
+            "train_size" => self.train_size as f64,
+            "test_size" => self.test_size as f64,
+            "probe_size" => self.probe_size as f64,
+            "shadow_models" => self.shadow_models as f64,
+            _ => return None,
+        })
+    }
+
+    /// Sets a numeric field, by name. Integers are rounded.
+    pub fn set_numeric(&mut self, field: &str, v: f64) -> bool {
+        let u = || v.round().max(0.0) as usize;
+        match field {
+            "label_noise" => self.label_noise = v,
+            "ood_fraction" => self.ood_fraction = v,
+            "reg_strength" => self.reg_strength = v,
+            "epochs" => self.epochs = u(),
+            "batch_size" => self.batch_size = u(),
+            "learning_rate" => self.learning_rate = v,
+            "train_size" => self.train_size = u(),
+            "test_size" => self.test_size = u(),
+            "probe_size" => self.probe_size = u(),
+            "shadow_models" => self.shadow_models = u(),
+            _ => return false,
+        }
+        true
+    }
+
+    /// Checks every field; the first bad one is named with its allowed range.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        for r in RANGES {
+            let v = self.numeric(r.field).expect("every range names a field");
+            if !v.is_finite() || v < r.min || v > r.max {
+                return Err(ConfigError {
+                    field: r.field.to_string(),
+                    message: format!("{v} is out of range; allowed {} to {}", r.min, r.max),
+                });
+            }
+        }
+        if self.label_noise + self.ood_fraction > 0.9 {
+            return Err(ConfigError {
+                field: "label_noise".into(),
+                message: format!(
+                    "label_noise + ood_fraction = {} leaves too few clean samples; allowed at most 0.9",
+                    self.label_noise + self.ood_fraction
+                ),
+            });
+        }
+        if self.batch_size > self.train_size {
+            return Err(ConfigError {
+                field: "batch_size".into(),
+                message: format!("{} is larger than train_size ({})", self.batch_size, self.train_size),
+            });
+        }
+        Ok(())
+    }
+
+    /// The models this experiment trains: `[true, false]` (BN, no-BN) in compare mode.
+    pub fn variants(&self) -> Vec<bool> {
+        if self.compare { vec![true, false] } else { vec![self.batch_norm] }
+    }
+
+    /// Parses JSON, then validates. An unknown key, or a value of the wrong type, is an error that
+    /// names its key.
+    pub fn from_json(json: &str) -> Result<Self, ConfigError> {
+        let value: serde_json::Value = serde_json::from_str(json)
+            .map_err(|e| ConfigError { field: "config".into(), message: format!("not valid JSON: {e}") })?;
+        let serde_json::Value::Object(map) = &value else {
+            return Err(ConfigError { field: "config".into(), message: "expected a JSON object".into() });
+        };
+        // Try each key alone, so that the error names the key it is about.
+        for (key, v) in map {
+            let one = serde_json::Value::Object([(key.clone(), v.clone())].into_iter().collect());
+            if let Err(e) = serde_json::from_value::<Config>(one) {
+                return Err(ConfigError { field: key.clone(), message: e.to_string() });
+            }
+        }
+        let c: Config = serde_json::from_value(value)
+            .map_err(|e| ConfigError { field: "config".into(), message: e.to_string() })?;
+        c.validate()?;
+        Ok(c)
+    }
+
+    /// Pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a Config always serializes")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_is_valid() {
+        Config::default().validate().unwrap();
+    }
+
+    #[test]
+    fn round_trips_through_json() {
+        let mut c = Config::default();
+        c.dataset = DatasetName::Fashion;
+        c.label_noise = 0.2;
+        c.regularizer = true;
+        c.optimizer = OptimizerName::Sgd;
+        c.seed = 1234567890123;
+        let back = Config::from_json(&c.to_json()).unwrap();
+        assert_eq!(back, c);
+    }
+
+    #[test]
+    fn partial_json_fills_defaults() {
+        let c = Config::from_json(r#"{"epochs": 3}"#).unwrap();
+        assert_eq!(c.epochs, 3);
+        assert_eq!(c.batch_size, Config::default().batch_size);
+    }
+
+    #[test]
+    fn every_out_of_range_field_is_named() {
+        for r in RANGES {
+            let mut c = Config::default();
+            c.batch_size = 2; // keep the batch/train-size rule out of the way
+            assert!(c.set_numeric(r.field, r.max * 2.0 + 1.0));
+            let e = c.validate().unwrap_err();
+            assert_eq!(e.field, r.field, "{e}");
+            assert!(e.message.contains("allowed"), "{e}");
+        }
+        let mut c = Config::default();
+        c.learning_rate = f64::NAN;
+        assert_eq!(c.validate().unwrap_err().field, "learning_rate");
+    }
+
+    #[test]
+    fn bad_json_names_the_field() {
+        let e = Config::from_json(r#"{"epochz": 3}"#).unwrap_err();
+        assert_eq!(e.field, "epochz");
+        let e = Config::from_json(r#"{"epochs": "many"}"#).unwrap_err();
+        assert!(e.message.contains("invalid type"), "{e}");
+        let e = Config::from_json(r#"{"epochs": 0}"#).unwrap_err();
+        assert_eq!(e.field, "epochs");
+        let e = Config::from_json(r#"{"dataset": "cifar"}"#).unwrap_err();
+        assert!(e.message.contains("cifar"), "{e}");
+    }
+
+    #[test]
+    fn cross_field_rules() {
+        let mut c = Config { label_noise: 0.5, ood_fraction: 0.5, ..Config::default() };
+        assert_eq!(c.validate().unwrap_err().field, "label_noise");
+        c = Config { batch_size: 256, train_size: 100, ..Config::default() };
+        assert_eq!(c.validate().unwrap_err().field, "batch_size");
+    }
+}

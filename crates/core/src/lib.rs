@@ -1,0 +1,22 @@
+//! Spotlight's core: the paper's method, the same code natively and in wasm32, on whichever burn
+//! [`Device`](burn::tensor::Device) it is handed.
+//!
+//! data ([`data`]: load, flip labels, inject OOD, member split) → model ([`model`]: LeNet ± BN,
+//! γ/σ read-out and regularizer) → train ([`train`]: a loop you can step) → experiment
+//! ([`config::Config`] in, [`report::Report`] out).
+
+pub mod attack;
+pub mod backend;
+pub mod config;
+pub mod experiment;
+pub mod link;
+pub mod model;
+pub mod paper;
+pub mod report;
+pub mod runner;
+pub mod train;
+
+pub use spotlight_data as data;
+
+pub use config::{Config, ConfigError};
+pub use report::Report;

@@ -1,0 +1,119 @@
+//! The one [`Report`]: what the app draws and the CLI writes as JSON.
+
+use serde::{Deserialize, Serialize};
+
+use crate::Config;
+
+/// An experiment's results.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub config: Config,
+    /// Which backend ran (e.g. "ndarray (CPU)", "wgpu: google/swiftshader").
+    pub backend: String,
+    /// One per trained model: BN first, then no-BN, in compare mode.
+    pub runs: Vec<ModelRun>,
+}
+
+/// One model's training.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ModelRun {
+    pub batch_norm: bool,
+    pub epochs: Vec<EpochRecord>,
+    /// Why training stopped early (e.g. a non-finite loss), if it did.
+    pub error: Option<String>,
+    /// The membership attacks on this model (when `shadow_models` ≥ 2).
+    #[serde(default)]
+    pub attack: Option<crate::runner::AttackReport>,
+    /// Why the attack could not run, if it could not.
+    #[serde(default)]
+    pub attack_error: Option<String>,
+}
+
+impl ModelRun {
+    /// The last epoch's record.
+    pub fn last(&self) -> Option<&EpochRecord> {
+        self.epochs.last()
+    }
+}
+
+/// What one epoch measured. Accuracies are fractions in [0, 1]; `None` where the group is empty.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EpochRecord {
+    /// 1-based.
+    pub epoch: usize,
+    /// Mean training cross-entropy over the epoch's steps (without the regularizer).
+    pub train_loss: f64,
+    /// Mean γ/σ penalty over the epoch's steps (BN models; without λ).
+    pub penalty: Option<f64>,
+    /// Accuracy on clean training samples w.r.t. their labels.
+    pub acc_clean: Option<f64>,
+    /// Accuracy on flipped samples w.r.t. their *flipped* labels: memorization.
+    pub acc_flipped: Option<f64>,
+    /// Fraction of flipped samples predicted as their original class.
+    pub flipped_as_true: Option<f64>,
+    /// Accuracy on OOD samples w.r.t. their random labels: memorization.
+    pub acc_ood: Option<f64>,
+    /// Accuracy on the test set.
+    pub acc_test: f64,
+    /// γ/σ per BN layer (empty without BN).
+    pub gamma_sigma: Vec<LayerGammaSigma>,
+    /// Per-sample gradient L2 norms of the probe sets.
+    pub grad_norms: GradNorms,
+}
+
+/// γ/σ of one BN layer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LayerGammaSigma {
+    pub layer: String,
+    /// Mean over the epoch's steps of mean_c |γ_c| / σ_c with the batch σ.
+    pub batch: f64,
+    /// mean_c |γ_c| / σ_c with the running σ at the epoch's end.
+    pub running: f64,
+    /// mean_c |γ_c| at the epoch's end.
+    pub mean_gamma: f64,
+    /// Fraction of channels whose running γ/σ is above 1.
+    pub frac_above_one: f64,
+}
+
+/// Per-sample gradient L2 norms, ‖∇_θ ℓ(x, y)‖₂ over all parameters, with BN on running statistics.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GradNorms {
+    pub clean: Vec<f32>,
+    /// Flipped and OOD samples.
+    pub noisy: Vec<f32>,
+}
+
+/// The median of values (`None` if empty).
+pub fn median(values: &[f32]) -> Option<f64> {
+    if values.is_empty() {
+        return None;
+    }
+    let mut v: Vec<f64> = values.iter().map(|&x| f64::from(x)).collect();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    Some(if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 })
+}
+
+impl Report {
+    /// Pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a Report always serializes")
+    }
+
+    /// The run of the BN (or no-BN) model, if trained.
+    pub fn run(&self, batch_norm: bool) -> Option<&ModelRun> {
+        self.runs.iter().find(|r| r.batch_norm == batch_norm)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_of_odd_even_and_empty() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), Some(2.0));
+        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), Some(2.5));
+        assert_eq!(median(&[]), None);
+    }
+}

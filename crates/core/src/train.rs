@@ -1,0 +1,421 @@
+//! The training loop, one batch at a time, so that a browser can yield between steps and show
+//! progress. burn's `Learner` does not build for wasm32; this loop is the paper's plain recipe.
+//!
+//! * An epoch is a seeded shuffle of the member samples, cut into `batch_size` batches; the last,
+//!   incomplete batch is dropped (BN's batch statistics on a handful of samples are noise).
+//! * Each [`Trainer::step`] runs forward (BN on batch statistics), the mean cross-entropy
+//!   (+ λ·γ/σ-penalty for BN models with the regularizer), backward and one optimizer step.
+//!   It reads nothing back from the device except every [`CHECK_EVERY`] steps, when the loss sum
+//!   is checked for NaN/inf.
+//! * [`Trainer::end_epoch`] measures the epoch: accuracies per sample kind (BN on running
+//!   statistics), test accuracy, γ/σ per layer, and per-sample gradient norms of the probe sets.
+//!
+//! Per-sample gradient norms: for each probe sample alone, the loss ℓ(x, y) with its given label,
+//! BN on running statistics (a single sample has no batch statistics), backward, then
+//! ‖∇_θ ℓ‖₂ = √(Σ over every parameter tensor of the sum of squared gradient entries). The probe
+//! sets — up to `probe_size` clean members and up to `probe_size` noisy (flipped or OOD) members —
+//! are drawn once per trainer from the seed, so the same samples are followed over epochs.
+//! Every device read-back is async (`into_data_async`), so the same code runs in a browser.
+
+use burn::module::{Module, ModuleVisitor, Param};
+use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer, SgdConfig, momentum::MomentumConfig};
+use burn::tensor::{Device, Int, Tensor, TensorData};
+
+use crate::config::{Config, OptimizerName};
+use crate::data::Rng;
+use crate::data::transforms::SampleKind;
+use crate::experiment::{DeviceData, ExperimentData, index_tensor};
+use crate::model::{BN_LAYERS, LeNet, Mode, cross_entropy};
+use crate::report::{EpochRecord, GradNorms, LayerGammaSigma};
+
+/// The loss is read back and checked for NaN/inf every this many steps (and at each epoch's end).
+pub const CHECK_EVERY: usize = 16;
+
+/// Samples per forward pass when evaluating.
+const EVAL_CHUNK: usize = 1000;
+
+/// Why training stopped.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TrainError {
+    /// The loss became NaN or infinite.
+    NonFinite { epoch: usize, step: usize, value: f64 },
+    /// The backend failed (e.g. a lost GPU device).
+    Backend(String),
+}
+
+impl std::fmt::Display for TrainError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NonFinite { epoch, step, value } => write!(
+                f,
+                "training stopped: the loss became {value} at epoch {epoch}, step {step}; try a lower learning rate"
+            ),
+            Self::Backend(m) => write!(f, "training stopped: the backend failed: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for TrainError {}
+
+/// Reads a float tensor back, asynchronously.
+pub async fn read_f32<const D: usize>(t: Tensor<D>) -> Result<Vec<f32>, TrainError> {
+    let data = t.into_data_async().await.map_err(|e| TrainError::Backend(format!("{e:?}")))?;
+    data.convert::<f32>().try_into_vec::<f32>().map_err(|e| TrainError::Backend(format!("{e:?}")))
+}
+
+/// Reads an int tensor back, asynchronously.
+pub async fn read_i64<const D: usize>(t: Tensor<D, Int>) -> Result<Vec<i64>, TrainError> {
+    let data = t.into_data_async().await.map_err(|e| TrainError::Backend(format!("{e:?}")))?;
+    data.convert::<i64>().try_into_vec::<i64>().map_err(|e| TrainError::Backend(format!("{e:?}")))
+}
+
+/// Where a step left the trainer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepInfo {
+    /// 1-based epoch the step belonged to.
+    pub epoch: usize,
+    /// 1-based step within the epoch.
+    pub step: usize,
+    pub steps_per_epoch: usize,
+    /// The epoch's last step: call [`Trainer::end_epoch`] next.
+    pub epoch_done: bool,
+}
+
+/// One model in training.
+pub struct Trainer {
+    config: Config,
+    batch_norm: bool,
+    model: Option<LeNet>,
+    optim: ModuleOptimizer,
+    data: DeviceData,
+    train_idx: Vec<usize>,
+    rng: Rng,
+    order: Vec<usize>,
+    step: usize,
+    epoch: usize,
+    loss_sum: Option<Tensor<1>>,
+    penalty_sum: Option<Tensor<1>>,
+    gamma_sigma_sum: Vec<Tensor<1>>,
+    probe_clean: Vec<usize>,
+    probe_noisy: Vec<usize>,
+    records: Vec<EpochRecord>,
+}
+
+impl Trainer {
+    /// A trainer for one model (`batch_norm` on or off) on the pool samples `train_idx`.
+    /// `seed` seeds the initialization and the shuffling; models compared side by side get the same
+    /// seed, shadow models their own.
+    pub fn new(
+        config: &Config,
+        batch_norm: bool,
+        data: &ExperimentData,
+        device_data: &DeviceData,
+        train_idx: Vec<usize>,
+        seed: u64,
+    ) -> Self {
+        let device = device_data.device.clone().autodiff();
+        let model = LeNet::new(batch_norm, seed, &device);
+        let optim = match config.optimizer {
+            OptimizerName::Adam => AdamConfig::new().init(),
+            OptimizerName::Sgd => SgdConfig::new().with_momentum(Some(MomentumConfig::new().with_momentum(0.9))).init(),
+        };
+        let mut probe_rng = Rng::derive(seed, "probe");
+        let pick = |kinds: &dyn Fn(SampleKind) -> bool, rng: &mut Rng| -> Vec<usize> {
+            let pool: Vec<usize> = train_idx.iter().copied().filter(|&i| kinds(data.kind(i))).collect();
+            let k = config.probe_size.min(pool.len());
+            let mut p: Vec<usize> = rng.sample_indices(pool.len(), k).into_iter().map(|j| pool[j]).collect();
+            p.sort_unstable();
+            p
+        };
+        let probe_clean = pick(&|k| k == SampleKind::Clean, &mut probe_rng);
+        let probe_noisy = pick(&|k| k != SampleKind::Clean, &mut probe_rng);
+        Self {
+            config: config.clone(),
+            batch_norm,
+            model: Some(model),
+            optim,
+            data: device_data.clone(),
+            train_idx,
+            rng: Rng::derive(seed, "shuffle"),
+            order: Vec::new(),
+            step: 0,
+            epoch: 0,
+            loss_sum: None,
+            penalty_sum: None,
+            gamma_sigma_sum: Vec::new(),
+            probe_clean,
+            probe_noisy,
+            records: Vec::new(),
+        }
+    }
+
+    pub fn batch_norm(&self) -> bool {
+        self.batch_norm
+    }
+
+    /// Steps per epoch (incomplete last batches are dropped).
+    pub fn steps_per_epoch(&self) -> usize {
+        (self.train_idx.len() / self.config.batch_size).max(1)
+    }
+
+    /// Total steps of the whole run.
+    pub fn total_steps(&self) -> usize {
+        self.steps_per_epoch() * self.config.epochs
+    }
+
+    /// Steps taken so far.
+    pub fn steps_done(&self) -> usize {
+        self.records.len() * self.steps_per_epoch() + self.step
+    }
+
+    /// Whether every epoch has been trained and measured.
+    pub fn finished(&self) -> bool {
+        self.records.len() >= self.config.epochs
+    }
+
+    /// The epochs measured so far.
+    pub fn records(&self) -> &[EpochRecord] {
+        &self.records
+    }
+
+    /// The model as it is now.
+    pub fn model(&self) -> &LeNet {
+        self.model.as_ref().expect("the model is only taken during a step")
+    }
+
+    /// The pool indices this model trains on.
+    pub fn train_indices(&self) -> &[usize] {
+        &self.train_idx
+    }
+
+    /// One training step on the next batch.
+    pub async fn step(&mut self) -> Result<StepInfo, TrainError> {
+        let spe = self.steps_per_epoch();
+        if self.step == 0 {
+            self.epoch = self.records.len() + 1;
+            self.order = self.train_idx.clone();
+            self.rng.shuffle(&mut self.order);
+            self.loss_sum = None;
+            self.penalty_sum = None;
+            self.gamma_sigma_sum.clear();
+        }
+        let bs = self.config.batch_size.min(self.order.len());
+        let batch = &self.order[self.step * bs..(self.step + 1) * bs];
+        let x = self.data.pool_images(batch).autodiff();
+        let y = self.data.pool_labels(batch).autodiff();
+        let model = self.model.take().expect("model present");
+        let out = model.forward(x, Mode::Train);
+        let loss = cross_entropy(out.logits, y);
+        let mut total = loss.clone();
+        if self.batch_norm {
+            let gs = model.gamma_sigma(&out.batch_var);
+            if self.gamma_sigma_sum.is_empty() {
+                self.gamma_sigma_sum = gs.into_iter().map(|t| t.inner()).collect();
+            } else {
+                for (acc, t) in self.gamma_sigma_sum.iter_mut().zip(gs) {
+                    *acc = acc.clone().add(t.inner());
+                }
+            }
+            if let Some(pen) = model.gamma_sigma_penalty(&out.batch_var) {
+                if self.config.regularizer && self.config.reg_strength > 0.0 {
+                    total = total.add(pen.clone().mul_scalar(self.config.reg_strength));
+                }
+                let pen = pen.detach().inner();
+                self.penalty_sum = Some(match self.penalty_sum.take() {
+                    Some(s) => s.add(pen),
+                    None => pen,
+                });
+            }
+        }
+        let grads = GradientsParams::from_grads(total.backward(), &model);
+        self.model = Some(self.optim.step(self.config.learning_rate, model, grads));
+        let l = loss.detach().inner();
+        self.loss_sum = Some(match self.loss_sum.take() {
+            Some(s) => s.add(l),
+            None => l,
+        });
+        self.step += 1;
+        let info = StepInfo { epoch: self.epoch, step: self.step, steps_per_epoch: spe, epoch_done: self.step >= spe };
+        if self.step % CHECK_EVERY == 0 && !info.epoch_done {
+            self.check_loss().await?;
+        }
+        Ok(info)
+    }
+
+    async fn check_loss(&self) -> Result<f64, TrainError> {
+        let Some(sum) = &self.loss_sum else { return Ok(0.0) };
+        let v = f64::from(read_f32(sum.clone()).await?[0]);
+        if !v.is_finite() {
+            return Err(TrainError::NonFinite { epoch: self.epoch, step: self.step, value: v });
+        }
+        Ok(v / self.step.max(1) as f64)
+    }
+
+    /// Ends the epoch whose last step was just taken: measures it and records it.
+    pub async fn end_epoch(&mut self, data: &ExperimentData) -> Result<EpochRecord, TrainError> {
+        let steps = self.step.max(1) as f64;
+        let train_loss = self.check_loss().await?;
+        let penalty = match &self.penalty_sum {
+            Some(p) => Some(f64::from(read_f32(p.clone()).await?[0]) / steps),
+            None => None,
+        };
+        let valid = self.model().valid();
+        // Accuracies on the members by kind, and on the test set.
+        let preds = predict(&valid, &self.data.images, &self.train_idx, &self.data.device).await?;
+        let mut correct = [0usize; 3];
+        let mut total = [0usize; 3];
+        let mut flipped_as_true = 0usize;
+        for (&i, &p) in self.train_idx.iter().zip(&preds) {
+            let k = kind_slot(data.kind(i));
+            total[k] += 1;
+            if p == i64::from(data.pool.labels[i]) {
+                correct[k] += 1;
+            }
+            if data.kind(i) == SampleKind::Flipped && p == i64::from(data.pool.true_labels[i]) {
+                flipped_as_true += 1;
+            }
+        }
+        let frac = |c: usize, t: usize| (t > 0).then(|| c as f64 / t as f64);
+        let test_idx: Vec<usize> = (0..data.test_labels.len()).collect();
+        let test_preds = predict(&valid, &self.data.test_images, &test_idx, &self.data.device).await?;
+        let test_correct = test_preds.iter().zip(&data.test_labels).filter(|(p, l)| **p == i64::from(**l)).count();
+
+        let gamma_sigma = self.gamma_sigma_record(&valid, steps).await?;
+        let grad_norms = GradNorms {
+            clean: self.grad_norms(&self.probe_clean).await?,
+            noisy: self.grad_norms(&self.probe_noisy).await?,
+        };
+        let record = EpochRecord {
+            epoch: self.epoch,
+            train_loss,
+            penalty,
+            acc_clean: frac(correct[0], total[0]),
+            acc_flipped: frac(correct[1], total[1]),
+            flipped_as_true: frac(flipped_as_true, total[1]),
+            acc_ood: frac(correct[2], total[2]),
+            acc_test: test_correct as f64 / test_idx.len().max(1) as f64,
+            gamma_sigma,
+            grad_norms,
+        };
+        self.records.push(record.clone());
+        self.step = 0;
+        Ok(record)
+    }
+
+    /// Ends the epoch without measuring it (shadow models): only the NaN check. Returns the mean
+    /// training loss.
+    pub async fn end_epoch_unmeasured(&mut self) -> Result<f64, TrainError> {
+        let loss = self.check_loss().await?;
+        self.records.push(EpochRecord {
+            epoch: self.epoch,
+            train_loss: loss,
+            penalty: None,
+            acc_clean: None,
+            acc_flipped: None,
+            flipped_as_true: None,
+            acc_ood: None,
+            acc_test: f64::NAN,
+            gamma_sigma: Vec::new(),
+            grad_norms: GradNorms::default(),
+        });
+        self.step = 0;
+        Ok(loss)
+    }
+
+    async fn gamma_sigma_record(&self, valid: &LeNet, steps: f64) -> Result<Vec<LayerGammaSigma>, TrainError> {
+        let mut out = Vec::new();
+        let running = valid.running_vars();
+        let running_ratio = valid.gamma_sigma(&running);
+        for (l, ((gamma, var), ratio)) in valid.gammas().into_iter().zip(running).zip(running_ratio).enumerate() {
+            let g = read_f32(gamma).await?;
+            let v = read_f32(var).await?;
+            let r = f64::from(read_f32(ratio).await?[0]);
+            let above = g
+                .iter()
+                .zip(&v)
+                .filter(|(g, v)| f64::from(g.abs()) / (f64::from(**v) + crate::model::BN_EPSILON).sqrt() > 1.0)
+                .count();
+            let batch = match self.gamma_sigma_sum.get(l) {
+                Some(s) => f64::from(read_f32(s.clone()).await?[0]) / steps,
+                None => f64::NAN,
+            };
+            out.push(LayerGammaSigma {
+                layer: BN_LAYERS[l].to_string(),
+                batch,
+                running: r,
+                mean_gamma: g.iter().map(|x| f64::from(x.abs())).sum::<f64>() / g.len().max(1) as f64,
+                frac_above_one: above as f64 / g.len().max(1) as f64,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Per-sample gradient L2 norms (BN on running statistics) of pool samples.
+    pub async fn grad_norms(&self, idx: &[usize]) -> Result<Vec<f32>, TrainError> {
+        if idx.is_empty() {
+            return Ok(Vec::new());
+        }
+        let model = self.model();
+        let mut squares = Vec::with_capacity(idx.len());
+        for &i in idx {
+            let x = self.data.pool_images(&[i]).autodiff();
+            let y = self.data.pool_labels(&[i]).autodiff();
+            let loss = cross_entropy(model.forward(x, Mode::Eval).logits, y);
+            let grads = GradientsParams::from_grads(loss.backward(), model);
+            let mut acc = SquaredNorm { grads: &grads, sum: None };
+            model.visit(&mut acc);
+            squares.push(acc.sum.expect("a model has parameters"));
+        }
+        let all = Tensor::cat(squares, 0);
+        Ok(read_f32(all).await?.into_iter().map(f32::sqrt).collect())
+    }
+}
+
+fn kind_slot(k: SampleKind) -> usize {
+    match k {
+        SampleKind::Clean => 0,
+        SampleKind::Flipped => 1,
+        SampleKind::Ood => 2,
+    }
+}
+
+/// Σ over the model's float parameters of the sum of their squared gradients.
+struct SquaredNorm<'a> {
+    grads: &'a GradientsParams,
+    sum: Option<Tensor<1>>,
+}
+
+impl ModuleVisitor for SquaredNorm<'_> {
+    fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
+        if let Some(g) = self.grads.get::<D>(param.id) {
+            let s = g.inner().square().sum();
+            self.sum = Some(match self.sum.take() {
+                Some(a) => a.add(s),
+                None => s,
+            });
+        }
+    }
+}
+
+/// Predicted classes of the images at `idx` (model without autodiff).
+pub async fn predict(model: &LeNet, images: &Tensor<4>, idx: &[usize], device: &Device) -> Result<Vec<i64>, TrainError> {
+    let logits = logits_of(model, images, idx, device);
+    match logits {
+        Some(l) => read_i64(l.argmax(1).flatten::<1>(0, 1)).await,
+        None => Ok(Vec::new()),
+    }
+}
+
+/// Logits of the images at `idx`, in chunks (model without autodiff; BN on running statistics).
+pub fn logits_of(model: &LeNet, images: &Tensor<4>, idx: &[usize], device: &Device) -> Option<Tensor<2>> {
+    let chunks: Vec<Tensor<2>> = idx
+        .chunks(EVAL_CHUNK)
+        .map(|c| model.forward(images.clone().select(0, index_tensor(c, device)), Mode::Eval).logits)
+        .collect();
+    (!chunks.is_empty()).then(|| Tensor::cat(chunks, 0))
+}
+
+/// A whole data tensor from host floats (helper for tests and tools).
+pub fn tensor_from(values: Vec<f32>, shape: [usize; 4], device: &Device) -> Tensor<4> {
+    Tensor::from_data(TensorData::new(values, shape), device)
+}
