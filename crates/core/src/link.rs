@@ -1,0 +1,316 @@
+//! Share links: the whole [`Config`] in a URL query string, and back.
+//!
+//! The query uses `Config`'s own serde field names and values (`?dataset=mnist&label_noise=0.05&…`),
+//! and is read through the same serde type: each `key=value` becomes a JSON value (a number, a
+//! bool, or else a string) and is deserialized as that one field of `Config`, so there is no second
+//! hand-written parser. Reading is lenient — a share link is user input: what cannot be used is
+//! reported as a [`Notice`] and the field keeps its default, and a number out of range is clamped to
+//! its [`Range`](crate::config::Range). [`parse_strict`] turns any notice into an error (the CLI).
+
+use std::fmt;
+
+use crate::config::{Config, ConfigError, RANGES};
+
+/// Keys and values longer than this are rejected without being looked at further.
+pub const MAX_PART: usize = 200;
+
+/// At most this many `key=value` pairs are read.
+pub const MAX_PAIRS: usize = 64;
+
+/// Query keys that are not `Config` fields but belong to the link: `run=1` starts the experiment at
+/// once, `backend=` picks the backend in the app.
+pub const LINK_KEYS: [&str; 2] = ["run", "backend"];
+
+/// Something in a link that could not be used as it was.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Notice {
+    /// Not a field of the experiment.
+    UnknownKey { key: String },
+    /// The value does not fit the field; the default is kept.
+    Invalid { key: String, value: String, reason: String },
+    /// A number outside the field's range, clamped.
+    Clamped { key: String, value: String, to: f64 },
+    /// The key appeared more than once; the last value counts.
+    Repeated { key: String },
+    /// A part too long, or too many parts: ignored.
+    TooLong { what: String },
+    /// The combination of values cannot run (e.g. batch larger than the training set): defaults.
+    Conflict { key: String, reason: String },
+}
+
+impl Notice {
+    /// The key the notice is about.
+    pub fn key(&self) -> &str {
+        match self {
+            Self::UnknownKey { key }
+            | Self::Invalid { key, .. }
+            | Self::Clamped { key, .. }
+            | Self::Repeated { key }
+            | Self::Conflict { key, .. } => key,
+            Self::TooLong { what } => what,
+        }
+    }
+}
+
+fn short(s: &str) -> String {
+    let mut out: String = s.chars().take(40).collect();
+    if s.chars().count() > 40 {
+        out.push('…');
+    }
+    out
+}
+
+impl fmt::Display for Notice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::UnknownKey { key } => write!(f, "ignored unknown setting {:?}", short(key)),
+            Self::Invalid { key, value, reason } => {
+                write!(f, "{key}: {:?} is not valid ({reason}); kept the default", short(value))
+            }
+            Self::Clamped { key, value, to } => write!(f, "{key}: {:?} is out of range; clamped to {to}", short(value)),
+            Self::Repeated { key } => write!(f, "{key} was given more than once; the last value counts"),
+            Self::TooLong { what } => write!(f, "ignored {what}"),
+            Self::Conflict { key, reason } => write!(f, "{key}: {reason}; kept the default"),
+        }
+    }
+}
+
+/// A parsed link.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Link {
+    pub config: Config,
+    /// `run=1`: start at once.
+    pub run: bool,
+    /// `backend=…`, if given (the app checks the name).
+    pub backend: Option<String>,
+    pub notices: Vec<Notice>,
+}
+
+/// Decodes `%XX` and `+`; invalid escapes are kept as they are. Non-UTF-8 is replaced.
+pub fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < b.len() => {
+                let hex = std::str::from_utf8(&b[i + 1..i + 3]).ok().and_then(|h| u8::from_str_radix(h, 16).ok());
+                match hex {
+                    Some(v) => {
+                        out.push(v);
+                        i += 2;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn json_of(value: &str) -> serde_json::Value {
+    match value {
+        "true" => return serde_json::Value::Bool(true),
+        "false" => return serde_json::Value::Bool(false),
+        _ => {}
+    }
+    if let Ok(n) = value.parse::<f64>() {
+        if value.bytes().all(|c| c.is_ascii_digit()) {
+            if let Ok(u) = value.parse::<u64>() {
+                return serde_json::Value::from(u);
+            }
+        }
+        if let Some(num) = serde_json::Number::from_f64(n) {
+            return serde_json::Value::Number(num);
+        }
+    }
+    serde_json::Value::String(value.to_string())
+}
+
+/// Reads a query string (with or without the leading `?`) leniently.
+pub fn parse(query: &str) -> Link {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    let mut link = Link { config: Config::default(), run: false, backend: None, notices: Vec::new() };
+    let mut seen: Vec<String> = Vec::new();
+    let mut fields = serde_json::Map::new();
+    for (n, part) in query.split('&').filter(|p| !p.is_empty()).enumerate() {
+        if n >= MAX_PAIRS {
+            link.notices.push(Notice::TooLong { what: format!("everything after the first {MAX_PAIRS} settings") });
+            break;
+        }
+        if part.len() > 2 * MAX_PART + 1 {
+            link.notices.push(Notice::TooLong { what: format!("a setting of {} characters", part.len()) });
+            continue;
+        }
+        let (k, v) = part.split_once('=').unwrap_or((part, ""));
+        let (key, value) = (percent_decode(k), percent_decode(v));
+        if key.len() > MAX_PART || value.len() > MAX_PART {
+            link.notices.push(Notice::TooLong { what: format!("a setting of {} characters", part.len()) });
+            continue;
+        }
+        if seen.contains(&key) {
+            if !link.notices.contains(&Notice::Repeated { key: key.clone() }) {
+                link.notices.push(Notice::Repeated { key: key.clone() });
+            }
+        } else {
+            seen.push(key.clone());
+        }
+        match key.as_str() {
+            "run" => link.run = matches!(value.as_str(), "1" | "true" | "yes"),
+            "backend" => link.backend = Some(value),
+            _ => {
+                let known = serde_json::to_value(Config::default())
+                    .ok()
+                    .and_then(|v| v.as_object().map(|m| m.contains_key(&key)))
+                    .unwrap_or(false);
+                if !known {
+                    link.notices.push(Notice::UnknownKey { key });
+                    continue;
+                }
+                let mut v = json_of(&value);
+                // A number out of range is clamped, not refused.
+                if let Some(r) = RANGES.iter().find(|r| r.field == key) {
+                    match v.as_f64() {
+                        Some(x) if x.is_finite() => {
+                            let c = x.clamp(r.min, r.max);
+                            let c = if r.integer { c.round() } else { c };
+                            if c != x {
+                                link.notices.push(Notice::Clamped { key: key.clone(), value: value.clone(), to: c });
+                            }
+                            v = if r.integer { serde_json::Value::from(c as u64) } else { serde_json::Value::from(c) };
+                        }
+                        _ => {
+                            link.notices.push(Notice::Invalid { key, value, reason: format!("expected a number from {} to {}", r.min, r.max) });
+                            continue;
+                        }
+                    }
+                }
+                let one = serde_json::Value::Object([(key.clone(), v.clone())].into_iter().collect());
+                match serde_json::from_value::<Config>(one) {
+                    Ok(_) => {
+                        fields.insert(key, v);
+                    }
+                    Err(e) => {
+                        let reason = e.to_string();
+                        let reason = reason.split(" at line").next().unwrap_or(&reason).to_string();
+                        link.notices.push(Notice::Invalid { key, value, reason });
+                    }
+                }
+            }
+        }
+    }
+    let config: Config = serde_json::from_value(serde_json::Value::Object(fields)).unwrap_or_default();
+    match config.validate() {
+        Ok(()) => link.config = config,
+        Err(ConfigError { field, message }) => {
+            link.notices.push(Notice::Conflict { key: field, reason: message });
+            // Keep what is valid alone: drop the conflicting field back to its default.
+            let mut c = config;
+            let d = Config::default();
+            match () {
+                _ if c.batch_size > c.train_size => c.batch_size = d.batch_size.min(c.train_size),
+                _ => {
+                    c.label_noise = d.label_noise;
+                    c.ood_fraction = d.ood_fraction;
+                }
+            }
+            link.config = if c.validate().is_ok() { c } else { Config::default() };
+        }
+    }
+    link
+}
+
+/// Reads a query string strictly: any notice is an error naming its key.
+pub fn parse_strict(query: &str) -> Result<Link, ConfigError> {
+    let link = parse(query);
+    match link.notices.first() {
+        Some(n) => Err(ConfigError { field: n.key().to_string(), message: n.to_string() }),
+        None => Ok(link),
+    }
+}
+
+/// The query string of a config (without `?`): every field, in `Config`'s order.
+pub fn to_query(config: &Config) -> String {
+    let v = serde_json::to_value(config).expect("a Config serializes");
+    let map = v.as_object().expect("a Config is an object");
+    map.iter()
+        .map(|(k, v)| match v {
+            serde_json::Value::String(s) => format!("{k}={s}"),
+            other => format!("{k}={other}"),
+        })
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{DatasetName, OptimizerName};
+
+    #[test]
+    fn round_trips() {
+        let c = Config {
+            dataset: DatasetName::Fashion,
+            label_noise: 0.2,
+            optimizer: OptimizerName::Sgd,
+            learning_rate: 0.0125,
+            seed: 987654321,
+            regularizer: true,
+            ..Config::default()
+        };
+        let q = to_query(&c);
+        let link = parse(&q);
+        assert!(link.notices.is_empty(), "{:?}", link.notices);
+        assert_eq!(link.config, c);
+        assert_eq!(parse(&format!("?{q}&run=1")).run, true);
+    }
+
+    #[test]
+    fn hostile_links_keep_defaults_and_say_why() {
+        let d = Config::default();
+        let cases: &[(&str, &str)] = &[
+            ("epochs=abc", "epochs"),
+            ("epochs=1e309", "epochs"),
+            ("epochs=-5", "epochs"),
+            ("epochs=NaN", "epochs"),
+            ("learning_rate=inf", "learning_rate"),
+            ("dataset=cifar", "dataset"),
+            ("compare=maybe", "compare"),
+            ("<script>alert(1)</script>=1", "<script>alert(1)</script>"),
+            ("seed=-1", "seed"),
+            ("seed=1.5", "seed"),
+        ];
+        for (q, key) in cases {
+            let link = parse(q);
+            assert!(link.notices.iter().any(|n| n.key() == *key), "{q}: {:?}", link.notices);
+        }
+        assert_eq!(parse("epochs=abc").config.epochs, d.epochs);
+        assert_eq!(parse("epochs=100000").config.epochs, 200);
+        assert_eq!(parse("label_noise=0.9").config.label_noise, 0.5);
+        let big = "x".repeat(10_000_000);
+        let link = parse(&format!("epochs={big}"));
+        assert!(matches!(link.notices[0], Notice::TooLong { .. }));
+        assert_eq!(link.config, d);
+        let link = parse("epochs=3&epochs=4");
+        assert_eq!(link.config.epochs, 4);
+        assert!(link.notices.contains(&Notice::Repeated { key: "epochs".into() }));
+        let link = parse("batch_size=2048&train_size=100");
+        assert!(link.config.validate().is_ok());
+        assert!(link.notices.iter().any(|n| matches!(n, Notice::Conflict { .. })));
+        assert_eq!(parse("%zz=%").notices.len(), 1);
+        assert!(parse_strict("epochs=0").unwrap_err().field == "epochs");
+        assert!(parse_strict(&to_query(&d)).is_ok());
+    }
+
+    #[test]
+    fn percent_decoding() {
+        assert_eq!(percent_decode("a%20b+c"), "a b c");
+        assert_eq!(percent_decode("%"), "%");
+        assert_eq!(percent_decode("%4"), "%4");
+        assert_eq!(percent_decode("%41%zz"), "A%zz");
+        assert_eq!(percent_decode("%ff"), "\u{fffd}");
+    }
+}

@@ -1,0 +1,55 @@
+//! End to end on real MNIST: train a target with heavy label noise, shadow models, then the
+//! loss-threshold attack and LiRA.
+
+mod common;
+
+use burn::tensor::Device;
+use spotlight_core::config::{Config, DatasetName};
+use spotlight_core::runner;
+
+#[test]
+#[allow(deprecated)]
+fn lira_beats_chance_on_a_model_trained_with_heavy_label_noise() {
+    let config = Config {
+        dataset: DatasetName::Mnist,
+        compare: false,
+        batch_norm: true,
+        train_size: 500,
+        test_size: 200,
+        label_noise: 0.4,
+        epochs: 6,
+        batch_size: 50,
+        probe_size: 8,
+        shadow_models: 4,
+        seed: 5,
+        ..Config::default()
+    };
+    let ds = common::load(config.dataset);
+    let mut last = None;
+    let report = pollster::block_on(runner::run(&config, &ds, None, &Device::ndarray(), "ndarray", |p| last = Some(p.clone())))
+        .unwrap();
+    let last = last.unwrap();
+    assert_eq!(last.steps_done, last.steps_total, "progress reaches 100%");
+    let run = &report.runs[0];
+    assert!(run.error.is_none(), "{:?}", run.error);
+    let a = run.attack.as_ref().expect("the attack ran");
+    eprintln!(
+        "loss AUC {:.3}, LiRA online AUC {:.3} (TPR@1% {:.3}), offline AUC {:.3}; flipped acc {:?}",
+        a.loss.auc,
+        a.lira_online.auc,
+        a.lira_online.tpr_at(0.01).unwrap(),
+        a.lira_offline.auc,
+        run.last().unwrap().acc_flipped
+    );
+    assert_eq!((a.members, a.non_members), (500, 500));
+    assert!(a.loss.auc > 0.6, "loss-threshold AUC {}", a.loss.auc);
+    assert!(a.lira_online.auc > 0.6, "LiRA AUC {}", a.lira_online.auc);
+    assert!(a.lira_online.tpr_at(0.01).is_some());
+    assert!(a.lira_online.points.len() > 10 && a.lira_online.points.len() <= runner::ROC_POINTS);
+    assert_eq!(a.exposed.len(), runner::EXPOSED_SHOWN);
+    assert!(a.exposed.windows(2).all(|w| w[0].score >= w[1].score));
+    assert!(a.exposed.iter().all(|e| e.pixels.len() == 784));
+    // The report is what the CLI writes: it survives JSON.
+    let back: spotlight_core::Report = serde_json::from_str(&report.to_json()).unwrap();
+    assert!((back.runs[0].attack.as_ref().unwrap().lira_online.auc - a.lira_online.auc).abs() < 1e-12);
+}
