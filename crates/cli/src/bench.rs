@@ -1,0 +1,143 @@
+//! `spotlight bench`: train-step throughput of LeNet ± BN per backend and batch size, beside the
+//! same LeNet in PyTorch on CPU (`bench/torch_lenet.py`), as a ratio; and peak memory.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Instant;
+
+use spotlight_core::Config;
+use spotlight_core::backend::{BackendName, native_device};
+use spotlight_core::config::DatasetName;
+use spotlight_core::experiment::{DeviceData, ExperimentData};
+use spotlight_core::train::Trainer;
+
+use crate::{Args, Fail, load_dataset, usage};
+
+/// Warm-up steps before timing.
+const WARMUP: usize = 3;
+
+fn list<T>(v: Option<String>, default: Vec<T>, parse: impl Fn(&str) -> Result<T, String>) -> Result<Vec<T>, Fail> {
+    match v {
+        None => Ok(default),
+        Some(s) => s.split(',').map(|x| parse(x.trim()).map_err(usage)).collect(),
+    }
+}
+
+/// Peak resident memory of this process (Linux `VmHWM`), in MiB.
+fn peak_rss_mib() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024.0)
+}
+
+/// Samples per second of `steps` training steps.
+fn measure(backend: BackendName, bn: bool, batch: usize, steps: usize, ds: &spotlight_core::data::Dataset) -> Result<f64, Fail> {
+    let config = Config {
+        dataset: DatasetName::Mnist,
+        train_size: batch * (steps + WARMUP),
+        batch_size: batch,
+        epochs: 1,
+        probe_size: 0,
+        shadow_models: 0,
+        compare: false,
+        batch_norm: bn,
+        ..Config::default()
+    };
+    let (device, _) = native_device(backend).map_err(|e| Fail(1, e))?;
+    let data = ExperimentData::build(&config, ds, None).map_err(|e| Fail(2, e))?;
+    let dd = DeviceData::new(&data, &device);
+    let mut t = Trainer::new(&config, bn, &data, &dd, data.members(), config.seed);
+    let step = |t: &mut Trainer| pollster::block_on(t.step()).map(|_| ()).map_err(|e| Fail(1, e.to_string()));
+    for _ in 0..WARMUP {
+        step(&mut t)?;
+    }
+    device.sync().map_err(|e| Fail(1, format!("{e:?}")))?;
+    let start = Instant::now();
+    for _ in 0..steps {
+        step(&mut t)?;
+    }
+    device.sync().map_err(|e| Fail(1, format!("{e:?}")))?;
+    Ok((batch * steps) as f64 / start.elapsed().as_secs_f64())
+}
+
+/// PyTorch's samples/s per (bn, batch), or why there are none.
+fn torch(batches: &[usize], steps: usize) -> Result<Vec<(bool, usize, f64)>, String> {
+    let script = PathBuf::from("bench/torch_lenet.py");
+    let b: Vec<String> = batches.iter().map(|b| b.to_string()).collect();
+    let out = Command::new("python3")
+        .arg(&script)
+        .args(["--batches", &b.join(","), "--steps", &steps.to_string(), "--warmup", &WARMUP.to_string()])
+        .output()
+        .map_err(|e| format!("python3 {}: {e}", script.display()))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(err.lines().chain(text.lines()).last().unwrap_or("failed").to_string());
+    }
+    let mut rows = Vec::new();
+    for line in text.lines().filter(|l| l.starts_with('{')) {
+        let v: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("torch output {line:?}: {e}"))?;
+        rows.push((
+            v["bn"].as_bool().unwrap_or(false),
+            v["batch"].as_u64().unwrap_or(0) as usize,
+            v["samples_per_s"].as_f64().unwrap_or(f64::NAN),
+        ));
+        if let Some(info) = v.get("info") {
+            eprintln!("pytorch: {info}");
+        }
+    }
+    Ok(rows)
+}
+
+pub fn cmd_bench(mut args: Args) -> Result<(), Fail> {
+    let default_backends: Vec<BackendName> = [BackendName::Ndarray, BackendName::Flex, BackendName::Wgpu]
+        .into_iter()
+        .filter(|b| *b != BackendName::Wgpu || cfg!(feature = "wgpu"))
+        .collect();
+    let backends = list(args.value("--backends")?, default_backends, BackendName::parse)?;
+    let batches = list(args.value("--batches")?, vec![64, 128, 256], |s| {
+        s.parse::<usize>().ok().filter(|&b| (2..=2048).contains(&b)).ok_or(format!("--batches: {s:?} is not a batch size from 2 to 2048"))
+    })?;
+    let steps = match args.value("--steps")? {
+        Some(s) => s.parse::<usize>().ok().filter(|&n| (1..=10_000).contains(&n)).ok_or_else(|| usage(format!("--steps: {s:?}")))?,
+        None => 20,
+    };
+    let no_torch = args.flag("--no-torch");
+    let dir = args.value("--data-dir")?.map(PathBuf::from).unwrap_or_else(|| PathBuf::from("public/data"));
+    args.done()?;
+    let ds = load_dataset(&dir, DatasetName::Mnist)?;
+    let theirs = if no_torch { Err("skipped (--no-torch)".to_string()) } else { torch(&batches, steps) };
+    if let Err(e) = &theirs {
+        println!("PyTorch: not measured: {e}\n  (install torch from PyPI to compare: python3 -m pip install torch)");
+    }
+    println!("train-step throughput, LeNet-5, one step = forward + backward + Adam; {steps} timed steps after {WARMUP} warm-up");
+    println!("{:<8} {:<6} {:>6} {:>14} {:>16} {:>8}", "backend", "model", "batch", "ours samples/s", "PyTorch samples/s", "ratio");
+    for backend in &backends {
+        for bn in [true, false] {
+            for &batch in &batches {
+                let ours = match measure(*backend, bn, batch, steps, &ds) {
+                    Ok(v) => v,
+                    Err(Fail(_, e)) => {
+                        println!("{:<8} {e}", backend.as_str());
+                        break;
+                    }
+                };
+                let t = theirs.as_ref().ok().and_then(|rows| rows.iter().find(|r| r.0 == bn && r.1 == batch)).map(|r| r.2);
+                println!(
+                    "{:<8} {:<6} {:>6} {:>14.0} {:>16} {:>8}",
+                    backend.as_str(),
+                    if bn { "BN" } else { "no-BN" },
+                    batch,
+                    ours,
+                    t.map_or("—".into(), |t| format!("{t:.0}")),
+                    t.map_or("—".into(), |t| format!("{:.2}×", ours / t))
+                );
+            }
+        }
+    }
+    if let Some(m) = peak_rss_mib() {
+        println!("peak memory (resident, this process): {m:.0} MiB");
+    }
+    Ok(())
+}
