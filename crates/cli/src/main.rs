@@ -14,7 +14,6 @@ use spotlight_core::runner::{self, Phase, Progress};
 use spotlight_core::{Config, link, paper};
 
 mod bench;
-mod plot;
 
 const USAGE: &str = "\
 usage:
@@ -279,7 +278,9 @@ fn cmd_paper(mut args: Args) -> Result<(), Fail> {
     let json_path = out_dir.join("paper-report.json");
     write(&json_path, &serde_json::to_string_pretty(&json).expect("serializable"))?;
     let svg_path = out_dir.join("paper-memorization.svg");
-    plot::memorization_svg(&reports, &svg_path).map_err(|e| Fail(1, format!("{}: {e}", svg_path.display())))?;
+    let noisy: Vec<&Report> = reports.iter().filter(|r| r.config.label_noise > 0.0).collect();
+    let svg = spotlight_plots::accuracy_curves(&noisy, "Memorization: accuracy on flipped labels (thick), clean and test");
+    write(&svg_path, &svg)?;
     println!(
         "\nwall time {:.1} s; wrote {} and {}",
         started.elapsed().as_secs_f64(),

@@ -15,7 +15,9 @@ pub mod paper;
 pub mod report;
 pub mod runner;
 pub mod train;
+pub mod yielder;
 
+pub use burn;
 pub use spotlight_data as data;
 
 pub use config::{Config, ConfigError};

@@ -100,6 +100,37 @@ impl Report {
         serde_json::to_string_pretty(self).expect("a Report always serializes")
     }
 
+    /// The per-epoch curves as CSV, one row per model and epoch (empty cells where a group is empty).
+    pub fn to_csv(&self) -> String {
+        let mut s = String::from(
+            "model,epoch,train_loss,penalty,acc_clean,acc_flipped,flipped_as_true,acc_ood,acc_test,median_grad_clean,median_grad_noisy\n",
+        );
+        let cell = |v: Option<f64>| v.map_or(String::new(), |x| format!("{x}"));
+        for run in &self.runs {
+            let model = match (run.batch_norm, self.config.regularizer) {
+                (true, true) => "bn+reg",
+                (true, false) => "bn",
+                (false, _) => "no-bn",
+            };
+            for e in &run.epochs {
+                s.push_str(&format!(
+                    "{model},{},{},{},{},{},{},{},{},{},{}\n",
+                    e.epoch,
+                    e.train_loss,
+                    cell(e.penalty),
+                    cell(e.acc_clean),
+                    cell(e.acc_flipped),
+                    cell(e.flipped_as_true),
+                    cell(e.acc_ood),
+                    e.acc_test,
+                    cell(median(&e.grad_norms.clean)),
+                    cell(median(&e.grad_norms.noisy)),
+                ));
+            }
+        }
+        s
+    }
+
     /// The run of the BN (or no-BN) model, if trained.
     pub fn run(&self, batch_norm: bool) -> Option<&ModelRun> {
         self.runs.iter().find(|r| r.batch_norm == batch_norm)

@@ -357,7 +357,10 @@ impl Trainer {
         }
         let model = self.model();
         let mut squares = Vec::with_capacity(idx.len());
-        for &i in idx {
+        for (n, &i) in idx.iter().enumerate() {
+            if n % 16 == 15 {
+                crate::yielder::pause().await;
+            }
             let x = self.data.pool_images(&[i]).autodiff();
             let y = self.data.pool_labels(&[i]).autodiff();
             let loss = cross_entropy(model.forward(x, Mode::Eval).logits, y);
@@ -399,11 +402,14 @@ impl ModuleVisitor for SquaredNorm<'_> {
 
 /// Predicted classes of the images at `idx` (model without autodiff).
 pub async fn predict(model: &LeNet, images: &Tensor<4>, idx: &[usize], device: &Device) -> Result<Vec<i64>, TrainError> {
-    let logits = logits_of(model, images, idx, device);
-    match logits {
-        Some(l) => read_i64(l.argmax(1).flatten::<1>(0, 1)).await,
-        None => Ok(Vec::new()),
+    let mut out = Vec::with_capacity(idx.len());
+    for chunk in idx.chunks(EVAL_CHUNK) {
+        if let Some(l) = logits_of(model, images, chunk, device) {
+            out.extend(read_i64(l.argmax(1).flatten::<1>(0, 1)).await?);
+        }
+        crate::yielder::pause().await;
     }
+    Ok(out)
 }
 
 /// Logits of the images at `idx`, in chunks (model without autodiff; BN on running statistics).

@@ -102,12 +102,18 @@ impl Dataset {
         gz.finish().expect("writing to a Vec cannot fail")
     }
 
-    /// Decodes an asset. `file` names the source in errors.
+    /// Decodes an asset, gzip'd or already decompressed (a web server may serve the `.gz` file
+    /// with `Content-Encoding: gzip`, and the browser then hands over the raw bytes). `file` names
+    /// the source in errors.
     pub fn decode(file: &str, gz: &[u8]) -> Result<Self, DataError> {
         let mut raw = Vec::new();
-        flate2::read::GzDecoder::new(gz)
-            .read_to_end(&mut raw)
-            .map_err(|e| DataError::format(file, format!("not a valid gzip'd dataset asset: {e}")))?;
+        if gz.starts_with(MAGIC) {
+            raw = gz.to_vec();
+        } else {
+            flate2::read::GzDecoder::new(gz)
+                .read_to_end(&mut raw)
+                .map_err(|e| DataError::format(file, format!("not a valid gzip'd dataset asset: {e}")))?;
+        }
         let mut r = Reader { file, bytes: &raw, at: 0 };
         if r.take(8)? != MAGIC {
             return Err(DataError::format(file, "not a Spotlight dataset asset (bad magic)"));
@@ -208,6 +214,14 @@ mod tests {
         let e = Dataset::decode("mnist.spds.gz", &gz.finish().unwrap()).unwrap_err();
         assert_eq!(e.file(), "mnist.spds.gz");
         assert!(e.to_string().contains("truncated"), "{e}");
+    }
+
+    #[test]
+    fn raw_bytes_decode_too() {
+        let d = tiny();
+        let mut raw = Vec::new();
+        flate2::read::GzDecoder::new(&d.encode()[..]).read_to_end(&mut raw).unwrap();
+        assert_eq!(Dataset::decode("t", &raw).unwrap(), d);
     }
 
     #[test]

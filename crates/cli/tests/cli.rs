@@ -1,0 +1,89 @@
+//! The `spotlight` binary, end to end, on the real MNIST asset.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_spotlight"));
+    c.current_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.."));
+    c
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("spotlight-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+fn runs_of(path: &PathBuf) -> serde_json::Value {
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    v["runs"].clone()
+}
+
+const QUERY: &str = "dataset=mnist&compare=true&label_noise=0.2&train_size=200&test_size=100&epochs=2&batch_size=50&probe_size=4&shadow_models=2&seed=9";
+
+#[test]
+fn link_and_json_config_give_the_same_report() {
+    let (a, b, cfg) = (tmp("link.json"), tmp("config.json"), tmp("cfg.json"));
+    let out = bin().args(["run", "--quiet", "--link", &format!("?{QUERY}"), "--out"]).arg(&a).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert!(summary.contains("LiRA AUC") && summary.contains("no-BN"), "{summary}");
+    std::fs::write(
+        &cfg,
+        r#"{"dataset":"mnist","compare":true,"label_noise":0.2,"train_size":200,"test_size":100,"epochs":2,
+            "batch_size":50,"probe_size":4,"shadow_models":2,"seed":9}"#,
+    )
+    .unwrap();
+    let out = bin().args(["run", "--quiet", "--config"]).arg(&cfg).arg("--out").arg(&b).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (ra, rb) = (runs_of(&a), runs_of(&b));
+    assert_eq!(ra.as_array().unwrap().len(), 2);
+    assert_eq!(ra, rb, "same config, same seed, same backend → same numbers");
+}
+
+#[test]
+fn bad_links_and_configs_exit_2_naming_the_field() {
+    for (args, field) in [
+        (vec!["run", "--link", "epochs=0"], "epochs"),
+        (vec!["run", "--link", "epochz=3"], "epochz"),
+        (vec!["run", "--link", "label_noise=abc"], "label_noise"),
+        (vec!["run", "--backend", "tpu", "--link", "epochs=1"], "backend"),
+        (vec!["run"], "--config"),
+        (vec!["frobnicate"], "frobnicate"),
+    ] {
+        let out = bin().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(field), "{args:?}: {err}");
+    }
+    let cfg = tmp("bad.json");
+    std::fs::write(&cfg, r#"{"batch_size": "big"}"#).unwrap();
+    let out = bin().args(["run", "--config"]).arg(&cfg).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("batch_size"));
+}
+
+#[test]
+fn missing_datasets_say_how_to_fetch_them() {
+    let out = bin().args(["run", "--quiet", "--data-dir", "/nonexistent", "--link", QUERY]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("./x.sh datasets"));
+}
+
+#[test]
+fn paper_quick_prints_all_five_claims() {
+    let dir = tmp("paper");
+    let out = bin().args(["paper", "--quick", "--quiet", "--out-dir"]).arg(&dir).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}\n{text}", String::from_utf8_lossy(&out.stderr));
+    eprintln!("{text}");
+    for id in ["(a)", "(b)", "(c)", "(d)", "(e)"] {
+        assert!(text.contains(id), "row {id} missing:\n{text}");
+    }
+    assert_eq!(text.matches("    → ").count(), 5);
+    let svg = std::fs::read_to_string(dir.join("paper-memorization.svg")).unwrap();
+    assert!(svg.contains("<svg") && svg.contains("polyline"), "an SVG with curves");
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("paper-report.json")).unwrap()).unwrap();
+    assert_eq!(json["table"]["rows"].as_array().unwrap().len(), 5);
+}

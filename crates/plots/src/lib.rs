@@ -1,0 +1,293 @@
+//! Spotlight's charts, as SVG strings drawn with plotters: the app puts them in the page, the CLI
+//! writes them to files. One drawing per lens of the paper.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use spotlight_core::report::{ModelRun, Report};
+use spotlight_core::runner::AttackReport;
+
+/// BN's colour and no-BN's, everywhere.
+pub const BN_COLOR: RGBColor = RGBColor(214, 39, 40);
+pub const PLAIN_COLOR: RGBColor = RGBColor(31, 119, 180);
+const REG_COLOR: RGBColor = RGBColor(44, 160, 44);
+
+type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+
+fn svg(w: u32, h: u32, draw: impl FnOnce(&Area) -> Result<(), String>) -> String {
+    let mut s = String::new();
+    {
+        let root = SVGBackend::with_string(&mut s, (w, h)).into_drawing_area();
+        let result = root.fill(&WHITE).map_err(|e| e.to_string()).and_then(|_| draw(&root));
+        if let Err(e) = result {
+            drop(root);
+            return format!("<svg xmlns='http://www.w3.org/2000/svg' width='{w}' height='40'><text x='4' y='20'>chart error: {}</text></svg>", e.replace('<', "&lt;"));
+        }
+        let _ = root.present();
+    }
+    s
+}
+
+fn run_name(report: &Report, run: &ModelRun) -> String {
+    match (run.batch_norm, report.config.regularizer) {
+        (true, true) => "BN + γ/σ reg".into(),
+        (true, false) => "BN".into(),
+        (false, _) => "no-BN".into(),
+    }
+}
+
+fn color_of(report: &Report, run: &ModelRun) -> RGBColor {
+    match (run.batch_norm, report.config.regularizer) {
+        (true, true) => REG_COLOR,
+        (true, false) => BN_COLOR,
+        (false, _) => PLAIN_COLOR,
+    }
+}
+
+/// Accuracy per epoch — on flipped (solid), OOD (dotted-ish, thinner), clean-train and test — of
+/// every model, on one axis.
+pub fn accuracy_curves(reports: &[&Report], title: &str) -> String {
+    svg(640, 380, |root| {
+        let epochs = reports.iter().map(|r| r.config.epochs).max().unwrap_or(1).max(2);
+        let mut chart = ChartBuilder::on(root)
+            .caption(title, ("sans-serif", 18))
+            .margin(10)
+            .x_label_area_size(32)
+            .y_label_area_size(44)
+            .build_cartesian_2d(1f64..epochs as f64, 0f64..1f64)
+            .map_err(|e| e.to_string())?;
+        chart.configure_mesh().x_desc("epoch").y_desc("accuracy").draw().map_err(|e| e.to_string())?;
+        for r in reports {
+            for run in &r.runs {
+                let c = color_of(r, run);
+                let name = run_name(r, run);
+                let series: [(&str, fn(&spotlight_core::report::EpochRecord) -> Option<f64>, u32); 4] = [
+                    ("flipped", |e| e.acc_flipped, 3),
+                    ("OOD", |e| e.acc_ood, 2),
+                    ("clean train", |e| e.acc_clean, 1),
+                    ("test", |e| Some(e.acc_test), 1),
+                ];
+                for (label, get, width) in series {
+                    let pts: Vec<(f64, f64)> = run.epochs.iter().filter_map(|e| get(e).map(|a| (e.epoch as f64, a))).collect();
+                    if pts.is_empty() {
+                        continue;
+                    }
+                    let style = if label == "test" { c.mix(0.45).stroke_width(width) } else { c.stroke_width(width) };
+                    chart
+                        .draw_series(LineSeries::new(pts, style))
+                        .map_err(|e| e.to_string())?
+                        .label(format!("{name}: {label}"))
+                        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(width)));
+                }
+            }
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK.mix(0.3))
+            .position(SeriesLabelPosition::LowerRight)
+            .label_font(("sans-serif", 11))
+            .draw()
+            .map_err(|e| e.to_string())
+    })
+}
+
+/// Histograms of per-sample gradient norms (last epoch): clean vs noisy, per model.
+pub fn grad_norm_histograms(report: &Report) -> String {
+    svg(640, 300, |root| {
+        let runs: Vec<&ModelRun> = report.runs.iter().filter(|r| r.last().is_some()).collect();
+        let all: Vec<f64> = runs
+            .iter()
+            .flat_map(|r| {
+                let g = &r.last().unwrap().grad_norms;
+                g.clean.iter().chain(&g.noisy).map(|&x| f64::from(x).max(1e-6).log10()).collect::<Vec<_>>()
+            })
+            .collect();
+        if all.is_empty() {
+            return root.draw(&Text::new("no gradient norms yet", (10, 20), ("sans-serif", 14))).map_err(|e| e.to_string());
+        }
+        let (lo, hi) = all.iter().fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+        let (lo, hi) = (lo.floor(), (hi + 1e-9).ceil().max(lo.floor() + 1.0));
+        let bins = 24usize;
+        let width = (hi - lo) / bins as f64;
+        let panels = root.split_evenly((1, runs.len().max(1)));
+        for (run, panel) in runs.iter().zip(panels.iter()) {
+            let g = &run.last().unwrap().grad_norms;
+            let hist = |v: &[f32]| {
+                let mut h = vec![0f64; bins];
+                for &x in v {
+                    let b = ((f64::from(x).max(1e-6).log10() - lo) / width).floor() as isize;
+                    h[b.clamp(0, bins as isize - 1) as usize] += 1.0;
+                }
+                let n = v.len().max(1) as f64;
+                h.into_iter().map(move |c| c / n).collect::<Vec<f64>>()
+            };
+            let (hc, hn) = (hist(&g.clean), hist(&g.noisy));
+            let ymax = hc.iter().chain(&hn).cloned().fold(0.05, f64::max) * 1.1;
+            let mut chart = ChartBuilder::on(panel)
+                .caption(format!("{}: ‖∇ℓ‖ per sample", run_name(report, run)), ("sans-serif", 15))
+                .margin(8)
+                .x_label_area_size(30)
+                .y_label_area_size(40)
+                .build_cartesian_2d(lo..hi, 0f64..ymax)
+                .map_err(|e| e.to_string())?;
+            chart
+                .configure_mesh()
+                .x_desc("log10 gradient norm")
+                .y_desc("fraction")
+                .x_labels(5)
+                .draw()
+                .map_err(|e| e.to_string())?;
+            for (h, c, label) in [(&hc, RGBColor(120, 120, 120), "clean"), (&hn, color_of(report, run), "noisy")] {
+                chart
+                    .draw_series(h.iter().enumerate().map(|(i, &v)| {
+                        let x0 = lo + i as f64 * width;
+                        Rectangle::new([(x0, 0.0), (x0 + width, v)], c.mix(0.45).filled())
+                    }))
+                    .map_err(|e| e.to_string())?
+                    .label(label)
+                    .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.mix(0.6).filled()));
+            }
+            chart
+                .configure_series_labels()
+                .background_style(WHITE.mix(0.85))
+                .position(SeriesLabelPosition::UpperRight)
+                .label_font(("sans-serif", 11))
+                .draw()
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    })
+}
+
+/// γ/σ (running) per BN layer over the epochs, with the line γ/σ = 1.
+pub fn gamma_sigma_curves(reports: &[&Report]) -> String {
+    svg(640, 320, |root| {
+        let runs: Vec<(&Report, &ModelRun)> =
+            reports.iter().flat_map(|r| r.runs.iter().map(move |run| (*r, run))).filter(|(_, run)| run.batch_norm).collect();
+        let epochs = reports.iter().map(|r| r.config.epochs).max().unwrap_or(1).max(2);
+        let ymax = runs
+            .iter()
+            .flat_map(|(_, r)| r.epochs.iter().flat_map(|e| e.gamma_sigma.iter().map(|l| l.running)))
+            .fold(1.5, f64::max)
+            * 1.1;
+        let mut chart = ChartBuilder::on(root)
+            .caption("γ/σ per BN layer (running σ)", ("sans-serif", 18))
+            .margin(10)
+            .x_label_area_size(32)
+            .y_label_area_size(44)
+            .build_cartesian_2d(1f64..epochs as f64, 0f64..ymax)
+            .map_err(|e| e.to_string())?;
+        chart.configure_mesh().x_desc("epoch").y_desc("mean |γ|/σ").draw().map_err(|e| e.to_string())?;
+        chart
+            .draw_series(LineSeries::new(vec![(1.0, 1.0), (epochs as f64, 1.0)], BLACK.mix(0.6).stroke_width(1)))
+            .map_err(|e| e.to_string())?
+            .label("γ/σ = 1")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], BLACK.mix(0.6)));
+        let layer_colors = [RGBColor(214, 39, 40), RGBColor(255, 127, 14), RGBColor(148, 103, 189), RGBColor(140, 86, 75)];
+        for (r, run) in runs {
+            let layers = run.epochs.first().map_or(0, |e| e.gamma_sigma.len());
+            for l in 0..layers {
+                let c = if r.config.regularizer { REG_COLOR } else { layer_colors[l % layer_colors.len()] };
+                let pts: Vec<(f64, f64)> =
+                    run.epochs.iter().filter_map(|e| e.gamma_sigma.get(l).map(|g| (e.epoch as f64, g.running))).collect();
+                let name = format!("{} {}", run_name(r, run), run.epochs[0].gamma_sigma[l].layer);
+                chart
+                    .draw_series(LineSeries::new(pts, c.stroke_width(2)))
+                    .map_err(|e| e.to_string())?
+                    .label(name)
+                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(2)));
+            }
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .position(SeriesLabelPosition::UpperLeft)
+            .label_font(("sans-serif", 11))
+            .draw()
+            .map_err(|e| e.to_string())
+    })
+}
+
+/// ROC curves of LiRA (and the loss attack, thinner) on log-log axes, with the chance line.
+pub fn roc_curves(report: &Report) -> String {
+    svg(480, 420, |root| {
+        let attacks: Vec<(&ModelRun, &AttackReport)> =
+            report.runs.iter().filter_map(|r| r.attack.as_ref().map(|a| (r, a))).collect();
+        let lo = 1e-3f64;
+        let mut chart = ChartBuilder::on(root)
+            .caption("Membership attack ROC (log-log)", ("sans-serif", 18))
+            .margin(10)
+            .x_label_area_size(34)
+            .y_label_area_size(48)
+            .build_cartesian_2d((lo..1f64).log_scale(), (lo..1f64).log_scale())
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc("false positive rate")
+            .y_desc("true positive rate")
+            .x_label_formatter(&|x| format!("{x:.0e}"))
+            .y_label_formatter(&|y| format!("{y:.0e}"))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(LineSeries::new(vec![(lo, lo), (1.0, 1.0)], BLACK.mix(0.4)))
+            .map_err(|e| e.to_string())?
+            .label("chance")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], BLACK.mix(0.4)));
+        for (run, a) in attacks {
+            let c = color_of(report, run);
+            let name = run_name(report, run);
+            for (roc, label, width) in [(&a.lira_online, "LiRA", 3u32), (&a.loss, "loss", 1u32)] {
+                let pts: Vec<(f64, f64)> = roc.points.iter().map(|&(x, y)| (x.max(lo), y.max(lo))).collect();
+                chart
+                    .draw_series(LineSeries::new(pts, c.stroke_width(width)))
+                    .map_err(|e| e.to_string())?
+                    .label(format!("{name} {label}: AUC {:.3}", roc.auc))
+                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(width)));
+            }
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .position(SeriesLabelPosition::LowerRight)
+            .label_font(("sans-serif", 11))
+            .draw()
+            .map_err(|e| e.to_string())
+    })
+}
+
+/// A grayscale image as SVG (one rect per non-black pixel), `scale` px per pixel.
+pub fn image_svg(pixels: &[u8], rows: usize, cols: usize, scale: usize) -> String {
+    let mut s = format!(
+        "<svg xmlns='http://www.w3.org/2000/svg' width='{}' height='{}' viewBox='0 0 {cols} {rows}' shape-rendering='crispEdges'><rect width='{cols}' height='{rows}' fill='black'/>",
+        cols * scale,
+        rows * scale
+    );
+    for (i, &p) in pixels.iter().enumerate().take(rows * cols) {
+        if p > 8 {
+            s.push_str(&format!("<rect x='{}' y='{}' width='1' height='1' fill='rgb({p},{p},{p})'/>", i % cols, i / cols));
+        }
+    }
+    s.push_str("</svg>");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn image_svg_has_one_rect_per_lit_pixel() {
+        let s = image_svg(&[0, 255, 100, 0], 2, 2, 3);
+        assert_eq!(s.matches("<rect").count(), 3);
+        assert!(s.contains("width='6'"));
+    }
+
+    #[test]
+    fn empty_report_charts_do_not_panic() {
+        let r = Report { config: Default::default(), backend: "test".into(), runs: vec![] };
+        for svg in [accuracy_curves(&[&r], "t"), grad_norm_histograms(&r), gamma_sigma_curves(&[&r]), roc_curves(&r)] {
+            assert!(svg.contains("<svg"), "{svg}");
+        }
+    }
+}
