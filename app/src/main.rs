@@ -1,27 +1,577 @@
-//! Spotlight's web app. This first version is a placeholder that proves the pipeline — the core
-//! compiled to wasm32, served by trunk with the datasets — and shows the experiment's defaults.
+//! Spotlight's web app: controls, live views and share links around spotlight-core. UI only —
+//! the experiment (data, models, training, attacks) is the core's, the charts are spotlight-plots'.
+
+mod web;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use leptos::prelude::*;
-use spotlight_core::Config;
+use leptos::task::spawn_local;
+use spotlight_core::backend::BackendName;
+use spotlight_core::burn::tensor::Device;
+use spotlight_core::config::{Config, DatasetName, OodSourceName, OptimizerName, RANGES, range_of};
+use spotlight_core::data::Dataset;
+use spotlight_core::data::transforms::SampleKind;
+use spotlight_core::runner::{Experiment, Phase, Progress};
+use spotlight_core::{Report, link};
+
+/// What the page is doing.
+#[derive(Clone, Debug, PartialEq)]
+enum Status {
+    Idle,
+    Loading(String),
+    Running,
+    Done,
+    Cancelled,
+    Failed(String),
+}
+
+/// The progress bar's numbers.
+#[derive(Clone, Debug, PartialEq, Default)]
+struct Bar {
+    fraction: f64,
+    text: String,
+    samples_per_s: f64,
+    eta_s: f64,
+    elapsed_s: f64,
+}
+
+/// The chosen backend, kept for the page's life (wgpu cannot be initialized twice).
+#[derive(Clone)]
+struct Backend {
+    device: Device,
+    label: String,
+    gpu: bool,
+}
+
+thread_local! {
+    static BACKEND: RefCell<Option<Backend>> = const { RefCell::new(None) };
+    static DATASETS: RefCell<HashMap<&'static str, Rc<Dataset>>> = RefCell::new(HashMap::new());
+}
+
+/// Picks the backend once: WebGPU unless the link asks for the CPU or WebGPU is missing; then
+/// burn-flex (or burn-ndarray with `backend=ndarray`) with the reason.
+async fn backend(pref: Option<String>) -> (Backend, Option<String>) {
+    if let Some(b) = BACKEND.with(|b| b.borrow().clone()) {
+        return (b, None);
+    }
+    let cpu = |name: BackendName, why: Option<String>| {
+        let device = name.cpu_device().expect("CPU backends are built into the app");
+        (Backend { device, label: format!("CPU ({name}, in WebAssembly)"), gpu: false }, why)
+    };
+    let chosen = match pref.as_deref() {
+        Some("cpu") | Some("flex") => cpu(BackendName::Flex, Some("the link asks for the CPU backend".into())),
+        Some("ndarray") => cpu(BackendName::Ndarray, Some("the link asks for burn-ndarray".into())),
+        _ => match web::webgpu_adapter().await {
+            Err(why) => cpu(BackendName::Flex, Some(why)),
+            Ok(adapter) => match Device::wgpu_options().init_async().await {
+                Ok(device) => (Backend { device, label: format!("WebGPU: {adapter}"), gpu: true }, None),
+                Err(e) => cpu(BackendName::Flex, Some(format!("WebGPU could not start ({e:?})"))),
+            },
+        },
+    };
+    BACKEND.with(|b| *b.borrow_mut() = Some(chosen.0.clone()));
+    chosen
+}
+
+async fn dataset(name: DatasetName, status: RwSignal<Status>) -> Result<Rc<Dataset>, String> {
+    let file = name.asset_file();
+    if let Some(d) = DATASETS.with(|m| m.borrow().get(file).cloned()) {
+        return Ok(d);
+    }
+    status.set(Status::Loading(format!("Loading {file}…")));
+    let bytes = web::fetch_bytes(&format!("data/{file}")).await?;
+    status.set(Status::Loading(format!("Unpacking {file} ({:.1} MB)…", bytes.len() as f64 / 1e6)));
+    web::yield_now().await;
+    let d = Rc::new(Dataset::decode(file, &bytes).map_err(|e| e.to_string())?);
+    DATASETS.with(|m| m.borrow_mut().insert(file, d.clone()));
+    Ok(d)
+}
+
+fn describe(p: &Progress) -> String {
+    let model = match p.batch_norm {
+        Some(true) => "BN",
+        Some(false) => "no-BN",
+        None => "",
+    };
+    match p.phase {
+        Phase::Targets => format!("training {model}: epoch {}, step {}", p.epoch, p.step),
+        Phase::Shadows => format!("training shadow model {} for {model}", p.shadow),
+        Phase::Attack => "running the membership attacks".into(),
+        Phase::Done => "done".into(),
+    }
+}
+
+/// Runs one experiment, updating the signals as it goes.
+async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) {
+    let (be, why) = backend(ui.backend_pref.get_untracked()).await;
+    ui.banner.set(match &why {
+        None => format!("Training on {}", be.label),
+        Some(w) => format!("Training on {} — {w}", be.label),
+    });
+    ui.on_gpu.set(be.gpu);
+    let ds = match dataset(config.dataset, ui.status).await {
+        Ok(d) => d,
+        Err(e) => return ui.status.set(Status::Failed(format!("The dataset could not be loaded: {e}"))),
+    };
+    let other = if config.ood_fraction > 0.0 && config.ood_source == OodSourceName::Other {
+        match dataset(config.dataset.other(), ui.status).await {
+            Ok(d) => Some(d),
+            Err(e) => return ui.status.set(Status::Failed(format!("The OOD dataset could not be loaded: {e}"))),
+        }
+    } else {
+        None
+    };
+    let mut exp = match Experiment::new(&config, &ds, other.as_deref(), &be.device, &be.label) {
+        Ok(e) => e,
+        Err(e) => return ui.status.set(Status::Failed(e)),
+    };
+    ui.status.set(Status::Running);
+    ui.report.set(Some(exp.report()));
+    let started = web::now_ms();
+    let mut last_draw = 0.0;
+    let total = exp.steps_total().max(1);
+    while !exp.finished() {
+        if cancel.load(Ordering::Relaxed) {
+            ui.report.set(Some(exp.report()));
+            return ui.status.set(Status::Cancelled);
+        }
+        let p = exp.advance().await;
+        let now = web::now_ms();
+        let elapsed = (now - started) / 1000.0;
+        let frac = p.steps_done as f64 / total as f64;
+        if now - last_draw > 100.0 || p.epoch_finished || p.phase != Phase::Targets {
+            last_draw = now;
+            ui.bar.set(Bar {
+                fraction: frac,
+                text: describe(&p),
+                samples_per_s: p.steps_done as f64 * config.batch_size as f64 / elapsed.max(1e-3),
+                eta_s: if frac > 0.0 { elapsed * (1.0 - frac) / frac } else { 0.0 },
+                elapsed_s: elapsed,
+            });
+        }
+        if p.epoch_finished || p.phase == Phase::Done {
+            ui.report.set(Some(exp.report()));
+        }
+        web::yield_now().await;
+    }
+    let elapsed = (web::now_ms() - started) / 1000.0;
+    ui.bar.update(|b| {
+        b.fraction = 1.0;
+        b.eta_s = 0.0;
+        b.elapsed_s = elapsed;
+        b.text = "done".into();
+    });
+    ui.report.set(Some(exp.report()));
+    ui.status.set(Status::Done);
+}
+
+/// The page's shared signals.
+#[derive(Clone, Copy)]
+struct Ui {
+    config: RwSignal<Config>,
+    notices: RwSignal<Vec<String>>,
+    banner: RwSignal<String>,
+    on_gpu: RwSignal<bool>,
+    backend_pref: RwSignal<Option<String>>,
+    status: RwSignal<Status>,
+    bar: RwSignal<Bar>,
+    report: RwSignal<Option<Report>>,
+    cancel: StoredValue<Arc<AtomicBool>>,
+}
+
+impl Ui {
+    fn start(self) {
+        if matches!(self.status.get_untracked(), Status::Running | Status::Loading(_)) {
+            return;
+        }
+        let flag = Arc::new(AtomicBool::new(false));
+        self.cancel.set_value(flag.clone());
+        self.bar.set(Bar::default());
+        self.report.set(None);
+        let config = self.config.get_untracked();
+        spawn_local(run(config, self, flag));
+    }
+
+    fn stop(self) {
+        self.cancel.get_value().store(true, Ordering::Relaxed);
+    }
+
+    fn set_config(self, c: Config) {
+        web::replace_query(&share_query(&c, self.backend_pref.get_untracked()));
+        self.config.set(c);
+    }
+}
+
+fn share_query(c: &Config, backend: Option<String>) -> String {
+    let mut q = link::to_query(c);
+    if let Some(b) = backend {
+        q.push_str(&format!("&backend={b}"));
+    }
+    q
+}
+
+/// The paper's settings, one click away.
+fn presets() -> Vec<(&'static str, Config)> {
+    let d = Config::default();
+    vec![
+        ("MNIST, 5% flipped labels, BN vs no-BN", d.clone()),
+        ("MNIST, 5% flipped, with the γ/σ regularizer", Config { regularizer: true, reg_strength: 0.05, ..d.clone() }),
+        ("MNIST, 20% flipped (strong memorization)", Config { label_noise: 0.2, ..d.clone() }),
+        ("MNIST, clean data (no outliers)", Config { label_noise: 0.0, ..d.clone() }),
+        ("MNIST, 5% OOD images (Fashion-MNIST)", Config { label_noise: 0.0, ood_fraction: 0.05, ood_source: OodSourceName::Other, ..d.clone() }),
+        ("Fashion-MNIST, 5% flipped labels", Config { dataset: DatasetName::Fashion, ..d.clone() }),
+        ("Tiny (a quick look)", Config { train_size: 500, test_size: 500, epochs: 2, batch_size: 50, shadow_models: 2, probe_size: 32, ..d }),
+    ]
+}
+
+#[component]
+fn NumberField(ui: Ui, field: &'static str, label: &'static str, step: &'static str) -> impl IntoView {
+    let r = range_of(field).expect("a known field");
+    let value = move || ui.config.with(|c| c.numeric(field).unwrap_or(0.0)).to_string();
+    let on_change = move |ev: leptos::ev::Event| {
+        let raw = event_target_value(&ev);
+        let mut c = ui.config.get_untracked();
+        match raw.trim().parse::<f64>() {
+            Ok(v) if v.is_finite() => {
+                let clamped = v.clamp(r.min, r.max);
+                if clamped != v {
+                    ui.notices.update(|n| n.push(format!("{field}: {v} is out of range ({} to {}); clamped to {clamped}", r.min, r.max)));
+                }
+                c.set_numeric(field, clamped);
+                if let Err(e) = c.validate() {
+                    ui.notices.update(|n| n.push(format!("{e}; not applied")));
+                    ui.config.set(ui.config.get_untracked()); // re-render the old value
+                    return;
+                }
+                ui.set_config(c);
+            }
+            _ => {
+                ui.notices.update(|n| n.push(format!("{field}: {raw:?} is not a number; kept {}", c.numeric(field).unwrap_or(0.0))));
+                ui.config.set(c);
+            }
+        }
+    };
+    view! {
+        <label class="field">
+            <span>{label}</span>
+            <input type="number" name=field min=r.min.to_string() max=r.max.to_string() step=step
+                prop:value=value on:change=on_change />
+        </label>
+    }
+}
+
+#[component]
+fn Slider(ui: Ui, field: &'static str, label: &'static str) -> impl IntoView {
+    let r = range_of(field).expect("a known field");
+    let value = move || ui.config.with(|c| c.numeric(field).unwrap_or(0.0));
+    view! {
+        <label class="field slider">
+            <span>{label}" "<b>{move || format!("{:.0}%", 100.0 * value())}</b></span>
+            <input type="range" name=field min=r.min.to_string() max=r.max.to_string() step="0.01"
+                prop:value=move || value().to_string()
+                on:change=move |ev| {
+                    if let Ok(v) = event_target_value(&ev).parse::<f64>() {
+                        let mut c = ui.config.get_untracked();
+                        c.set_numeric(field, v.clamp(r.min, r.max));
+                        if c.validate().is_ok() { ui.set_config(c) } else {
+                            ui.notices.update(|n| n.push(format!("{field}: label noise + OOD fraction may not exceed 0.9")));
+                        }
+                    }
+                } />
+        </label>
+    }
+}
+
+#[component]
+fn Toggle(ui: Ui, label: &'static str, get: fn(&Config) -> bool, set: fn(&mut Config, bool), name: &'static str) -> impl IntoView {
+    view! {
+        <label class="field toggle">
+            <input type="checkbox" name=name prop:checked=move || ui.config.with(get)
+                on:change=move |ev| {
+                    let mut c = ui.config.get_untracked();
+                    set(&mut c, event_target_checked(&ev));
+                    ui.set_config(c);
+                } />
+            <span>{label}</span>
+        </label>
+    }
+}
+
+#[component]
+fn Controls(ui: Ui) -> impl IntoView {
+    let running = move || matches!(ui.status.get(), Status::Running | Status::Loading(_));
+    let copied = RwSignal::new(String::new());
+    let link_text = move || format!("{}?{}", web::base_url(), share_query(&ui.config.get(), ui.backend_pref.get()));
+    let presets = presets();
+    let preset_names: Vec<&'static str> = presets.iter().map(|p| p.0).collect();
+    let preset_configs = StoredValue::new(presets.into_iter().map(|p| p.1).collect::<Vec<_>>());
+    view! {
+        <section class="controls" aria-label="experiment settings">
+            <label class="field wide">
+                <span>"Preset"</span>
+                <select name="preset" on:change=move |ev| {
+                    if let Ok(i) = event_target_value(&ev).parse::<usize>() {
+                        if let Some(c) = preset_configs.with_value(|p| p.get(i).cloned()) { ui.set_config(c) }
+                    }
+                }>
+                    <option value="">"— the paper's settings —"</option>
+                    {preset_names.into_iter().enumerate().map(|(i, n)| view! { <option value=i.to_string()>{n}</option> }).collect_view()}
+                </select>
+            </label>
+            <label class="field">
+                <span>"Dataset"</span>
+                <select name="dataset" prop:value=move || if ui.config.with(|c| c.dataset) == DatasetName::Mnist { "mnist" } else { "fashion" }
+                    on:change=move |ev| {
+                        let mut c = ui.config.get_untracked();
+                        c.dataset = if event_target_value(&ev) == "fashion" { DatasetName::Fashion } else { DatasetName::Mnist };
+                        ui.set_config(c);
+                    }>
+                    <option value="mnist">"MNIST"</option>
+                    <option value="fashion">"Fashion-MNIST"</option>
+                </select>
+            </label>
+            <Toggle ui label="Compare BN and no-BN side by side" name="compare" get=|c| c.compare set=|c, v| c.compare = v />
+            <Toggle ui label="BatchNorm (single model)" name="batch_norm" get=|c| c.batch_norm set=|c, v| c.batch_norm = v />
+            <Slider ui field="label_noise" label="Flipped labels" />
+            <Slider ui field="ood_fraction" label="OOD images" />
+            <label class="field">
+                <span>"OOD source"</span>
+                <select name="ood_source" prop:value=move || if ui.config.with(|c| c.ood_source) == OodSourceName::Shuffle { "shuffle" } else { "other" }
+                    on:change=move |ev| {
+                        let mut c = ui.config.get_untracked();
+                        c.ood_source = if event_target_value(&ev) == "other" { OodSourceName::Other } else { OodSourceName::Shuffle };
+                        ui.set_config(c);
+                    }>
+                    <option value="shuffle">"pixel-shuffled images"</option>
+                    <option value="other">"the other dataset"</option>
+                </select>
+            </label>
+            <Toggle ui label="γ/σ regularizer" name="regularizer" get=|c| c.regularizer set=|c, v| c.regularizer = v />
+            <NumberField ui field="reg_strength" label="strength λ" step="0.01" />
+            <NumberField ui field="epochs" label="Epochs" step="1" />
+            <NumberField ui field="train_size" label="Training samples" step="100" />
+            <NumberField ui field="test_size" label="Test samples" step="100" />
+            <NumberField ui field="learning_rate" label="Learning rate" step="0.0001" />
+            <NumberField ui field="batch_size" label="Batch size" step="1" />
+            <label class="field">
+                <span>"Optimizer"</span>
+                <select name="optimizer" prop:value=move || if ui.config.with(|c| c.optimizer) == OptimizerName::Adam { "adam" } else { "sgd" }
+                    on:change=move |ev| {
+                        let mut c = ui.config.get_untracked();
+                        c.optimizer = if event_target_value(&ev) == "sgd" { OptimizerName::Sgd } else { OptimizerName::Adam };
+                        ui.set_config(c);
+                    }>
+                    <option value="adam">"Adam"</option>
+                    <option value="sgd">"SGD (momentum 0.9)"</option>
+                </select>
+            </label>
+            <NumberField ui field="shadow_models" label="Shadow models (attack)" step="1" />
+            <NumberField ui field="probe_size" label="Gradient probe per group" step="1" />
+            <label class="field">
+                <span>"Seed"</span>
+                <input type="number" name="seed" min="0" step="1" prop:value=move || ui.config.with(|c| c.seed).to_string()
+                    on:change=move |ev| {
+                        let raw = event_target_value(&ev);
+                        match raw.trim().parse::<u64>() {
+                            Ok(s) => { let mut c = ui.config.get_untracked(); c.seed = s; ui.set_config(c) }
+                            Err(_) => { ui.notices.update(|n| n.push(format!("seed: {raw:?} is not a whole number ≥ 0; kept"))); ui.config.set(ui.config.get_untracked()) }
+                        }
+                    } />
+            </label>
+            <div class="buttons">
+                <button id="run" on:click=move |_| ui.start() disabled=running>
+                    {move || if ui.report.with(|r| r.is_some()) { "Rerun" } else { "Run" }}
+                </button>
+                <button id="cancel" on:click=move |_| ui.stop() disabled=move || !running()>"Cancel"</button>
+                <button id="copy-link" on:click=move |_| {
+                    let text = link_text();
+                    spawn_local(async move {
+                        copied.set(match web::copy(&text).await { Ok(()) => "Link copied.".into(), Err(e) => format!("Copy failed ({e}); select the link below.") });
+                    });
+                }>"Copy link"</button>
+            </div>
+            <input id="share-link" class="share" readonly prop:value=link_text aria-label="share link" />
+            <span class="copied">{move || copied.get()}</span>
+        </section>
+    }
+}
+
+#[component]
+fn ProgressView(ui: Ui) -> impl IntoView {
+    view! {
+        <section class="progress" aria-label="progress">
+            <div class="bar"><div id="progress-fill" style:width=move || format!("{:.1}%", 100.0 * ui.bar.get().fraction)></div></div>
+            <div id="progress-text">{move || {
+                let b = ui.bar.get();
+                match ui.status.get() {
+                    Status::Idle => "Ready. Press Run.".to_string(),
+                    Status::Loading(s) => s,
+                    Status::Running => format!("{:.0}% — {} — {:.0} samples/s — ETA {:.0} s", 100.0 * b.fraction, b.text, b.samples_per_s, b.eta_s),
+                    Status::Done => format!("100% — done in {:.1} s ({:.0} samples/s)", b.elapsed_s, b.samples_per_s),
+                    Status::Cancelled => format!("Cancelled at {:.0}% after {:.1} s; what was measured is kept below.", 100.0 * b.fraction, b.elapsed_s),
+                    Status::Failed(e) => format!("Error: {e}"),
+                }
+            }}</div>
+        </section>
+    }
+}
+
+fn pct(x: Option<f64>) -> String {
+    x.map_or("—".into(), |v| format!("{:.1}%", 100.0 * v))
+}
+
+#[component]
+fn Views(ui: Ui) -> impl IntoView {
+    let report = move || ui.report.get();
+    let accuracy = move || report().map(|r| spotlight_plots::accuracy_curves(&[&r], "Accuracy per epoch")).unwrap_or_default();
+    let grads = move || report().map(|r| spotlight_plots::grad_norm_histograms(&r)).unwrap_or_default();
+    let gamma = move || report().map(|r| spotlight_plots::gamma_sigma_curves(&[&r])).unwrap_or_default();
+    let roc = move || report().filter(|r| r.runs.iter().any(|x| x.attack.is_some())).map(|r| spotlight_plots::roc_curves(&r)).unwrap_or_default();
+    let has_attack = move || ui.report.with(|r| r.as_ref().is_some_and(|r| r.runs.iter().any(|x| x.attack.is_some())));
+    view! {
+        <section class="view" id="view-accuracy">
+            <h2>"Memorization: accuracy on flipped labels"</h2>
+            <p class="teach">"A flipped label is wrong on purpose: nothing in the image points to it, so the only way to get it
+               \"right\" is to memorize that one sample. Accuracy on flipped samples (thick lines) is memorization;
+               clean-train and test accuracy (thin) are learning. The paper: models with BN fit the flipped labels faster and further."</p>
+            <div class="chart" inner_html=accuracy></div>
+            <table class="numbers" id="epoch-table">
+                <tr><th>"model"</th><th>"epoch"</th><th>"flipped"</th><th>"OOD"</th><th>"clean train"</th><th>"test"</th></tr>
+                {move || ui.report.with(|r| r.as_ref().map(|r| r.runs.iter().filter_map(|run| run.last().map(|e| (run, e))).map(|(run, e)| view! {
+                    <tr><td>{if run.batch_norm { "BN" } else { "no-BN" }}</td><td>{e.epoch}</td><td>{pct(e.acc_flipped)}</td>
+                        <td>{pct(e.acc_ood)}</td><td>{pct(e.acc_clean)}</td><td>{pct(Some(e.acc_test))}</td></tr>
+                }).collect_view()))}
+            </table>
+        </section>
+        <section class="view" id="view-gradients">
+            <h2>"Per-sample influence: gradient norms"</h2>
+            <p class="teach">"For each sample alone, the length of the gradient of its loss with respect to every weight: how hard
+               that one sample pulls on the model. The paper: with BN, noisy samples' norms shift much higher than clean ones'."</p>
+            <div class="chart" inner_html=grads></div>
+        </section>
+        <section class="view" id="view-gamma">
+            <h2>"The amplifier: γ/σ per BN layer"</h2>
+            <p class="teach">"BN divides by the batch's standard deviation σ and multiplies by a learned scale γ. The paper shows each
+               step's progress on an outlier is multiplied by (γ/σ)², and that outliers push γ up — a feedback loop. Above the line
+               γ/σ = 1, BN amplifies. The γ/σ regularizer adds λ·mean (γ/σ)² to the loss to hold it down."</p>
+            <div class="chart" inner_html=gamma></div>
+        </section>
+        <section class="view" id="view-attack">
+            <h2>"Privacy: the membership attack"</h2>
+            <p class="teach">"An attacker who can query the model guesses whether a sample was in its training set. LiRA trains shadow
+               models with and without each sample and compares the target's confidence with both. AUC 0.5 is guessing; what matters
+               most is the true-positive rate at a tiny false-positive rate (1%): how many members are exposed with near certainty."</p>
+            <Show when=has_attack fallback=|| view! { <p class="pending">"The attack runs after training (it needs at least 2 shadow models)."</p> }>
+                <div class="chart" inner_html=roc></div>
+                <table class="numbers" id="attack-table">
+                    <tr><th>"model"</th><th>"LiRA AUC"</th><th>"TPR @ 1% FPR"</th><th>"offline AUC"</th><th>"loss-attack AUC"</th></tr>
+                    {move || ui.report.with(|r| r.as_ref().map(|r| r.runs.iter().filter_map(|run| run.attack.as_ref().map(|a| (run, a))).map(|(run, a)| view! {
+                        <tr><td>{if run.batch_norm { "BN" } else { "no-BN" }}</td><td class="auc">{format!("{:.3}", a.lira_online.auc)}</td>
+                            <td>{format!("{:.1}%", 100.0 * a.lira_online.tpr_at(0.01).unwrap_or(0.0))}</td>
+                            <td>{format!("{:.3}", a.lira_offline.auc)}</td><td>{format!("{:.3}", a.loss.auc)}</td></tr>
+                    }).collect_view()))}
+                </table>
+            </Show>
+        </section>
+        <section class="view" id="view-gallery">
+            <h2>"Most exposed training samples"</h2>
+            <p class="teach">"The members LiRA is most sure about. Count the red (flipped) and orange (OOD) tags: the outliers the model
+               memorized are the ones it leaks."</p>
+            {move || ui.report.with(|r| r.as_ref().map(|r| r.runs.iter().filter_map(|run| run.attack.as_ref().map(|a| (run.batch_norm, a.exposed.clone()))).map(|(bn, ex)| view! {
+                <h3>{if bn { "BN model" } else { "no-BN model" }}</h3>
+                <div class="gallery">
+                    {ex.into_iter().map(|e| {
+                        let (tag, class) = match e.kind { SampleKind::Clean => ("clean", "clean"), SampleKind::Flipped => ("flipped", "flipped"), SampleKind::Ood => ("OOD", "ood") };
+                        view! {
+                            <figure class=format!("sample {class}")>
+                                <div inner_html=spotlight_plots::image_svg(&e.pixels, 28, 28, 2)></div>
+                                <figcaption>{format!("given {} · true {}", e.label, e.true_label)}<br/><span class="tag">{tag}</span></figcaption>
+                            </figure>
+                        }
+                    }).collect_view()}
+                </div>
+            }).collect_view()))}
+        </section>
+    }
+}
 
 #[component]
 fn App() -> impl IntoView {
-    let config = Config::default();
+    let parsed = link::parse(&web::query());
+    let ui = Ui {
+        config: RwSignal::new(parsed.config.clone()),
+        notices: RwSignal::new(parsed.notices.iter().map(|n| n.to_string()).collect()),
+        banner: RwSignal::new("Backend: chosen when you press Run (WebGPU if this browser has it, else the CPU).".into()),
+        on_gpu: RwSignal::new(false),
+        backend_pref: RwSignal::new(parsed.backend.clone()),
+        status: RwSignal::new(Status::Idle),
+        bar: RwSignal::new(Bar::default()),
+        report: RwSignal::new(None),
+        cancel: StoredValue::new(Arc::new(AtomicBool::new(false))),
+    };
+    if let Some(b) = &parsed.backend {
+        if !matches!(b.as_str(), "webgpu" | "wgpu" | "cpu" | "flex" | "ndarray") {
+            ui.notices.update(|n| n.push(format!("backend: {b:?} is not webgpu, cpu, flex or ndarray; choosing automatically")));
+            ui.backend_pref.set(None);
+        }
+    }
+    // Pick and announce the backend at once, so the banner is true before any run.
+    spawn_local(async move {
+        let (be, why) = backend(ui.backend_pref.get_untracked()).await;
+        ui.on_gpu.set(be.gpu);
+        ui.banner.set(match why {
+            None => format!("Backend: {}", be.label),
+            Some(w) => format!("Backend: {} — {w}", be.label),
+        });
+    });
+    if parsed.run {
+        ui.start();
+    }
+    let export_json = move |_| {
+        if let Some(r) = ui.report.get_untracked() {
+            let _ = web::download("spotlight-report.json", "application/json", &r.to_json());
+        }
+    };
+    let export_csv = move |_| {
+        if let Some(r) = ui.report.get_untracked() {
+            let _ = web::download("spotlight-curves.csv", "text/csv", &r.to_csv());
+        }
+    };
+    let _ = RANGES;
     view! {
-        <main>
+        <header>
             <h1>"Spotlight"</h1>
-            <p>
-                "Watch Batch Normalization make a neural network memorize outliers — and leak them to a "
-                "membership-inference attacker. The interactive experiment is under construction; the "
-                "core that will run it is already in this page."
-            </p>
-            <h2>"Default experiment"</h2>
-            <pre id="default-config">{config.to_json()}</pre>
+            <p class="lede">"Watch Batch Normalization make a neural network memorize outliers — and leak them to a membership-inference
+               attacker. Two LeNet-5s, one with BN and one without, train side by side on the same data and seed, in your browser."</p>
+            <div id="backend-banner" class=move || if ui.on_gpu.get() { "banner gpu" } else { "banner cpu" }>{move || ui.banner.get()}</div>
+            <Show when=move || ui.notices.with(|n| !n.is_empty())>
+                <div id="notices" class="notices" role="status">
+                    <strong>"Some settings were not used as given:"</strong>
+                    <ul>{move || ui.notices.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+                    <button on:click=move |_| ui.notices.set(Vec::new())>"Dismiss"</button>
+                </div>
+            </Show>
+        </header>
+        <main>
+            <Controls ui />
+            <ProgressView ui />
+            <div class="exports">
+                <button id="export-json" on:click=export_json disabled=move || ui.report.with(|r| r.is_none())>"Export report (JSON)"</button>
+                <button id="export-csv" on:click=export_csv disabled=move || ui.report.with(|r| r.is_none())>"Export curves (CSV)"</button>
+            </div>
+            <Views ui />
         </main>
+        <footer>"After Doan, Gu & Alouani (2026), \"Batch Normalization Amplifies Memorization and Privacy Risks\". Runs entirely in this page; no data leaves it."</footer>
     }
 }
 
 fn main() {
     console_error_panic_hook::set_once();
+    spotlight_core::yielder::install(|| Box::pin(web::yield_now()));
     leptos::mount::mount_to_body(App);
 }

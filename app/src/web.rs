@@ -1,0 +1,112 @@
+//! Browser plumbing: fetch, yielding to the event loop, the URL, the clipboard, downloads, and
+//! the WebGPU adapter. No experiment logic here.
+
+use js_sys::{Promise, Reflect, Uint8Array};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+fn window() -> web_sys::Window {
+    web_sys::window().expect("a window")
+}
+
+fn js_err(v: JsValue) -> String {
+    v.as_string()
+        .or_else(|| Reflect::get(&v, &"message".into()).ok().and_then(|m| m.as_string()))
+        .unwrap_or_else(|| format!("{v:?}"))
+}
+
+/// GETs a same-origin URL as bytes.
+pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
+    let resp = JsFuture::from(window().fetch_with_str(url)).await.map_err(|e| format!("{url}: {}", js_err(e)))?;
+    let resp: web_sys::Response = resp.dyn_into().map_err(|_| format!("{url}: not a response"))?;
+    if !resp.ok() {
+        return Err(format!("{url}: HTTP {} {}", resp.status(), resp.status_text()));
+    }
+    let buf = JsFuture::from(resp.array_buffer().map_err(js_err)?).await.map_err(js_err)?;
+    Ok(Uint8Array::new(&buf).to_vec())
+}
+
+/// Resolves after the browser had a turn (a `setTimeout(0)`).
+pub async fn yield_now() {
+    let p = Promise::new(&mut |resolve, _| {
+        let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+    });
+    let _ = JsFuture::from(p).await;
+}
+
+/// `performance.now()` in ms.
+pub fn now_ms() -> f64 {
+    window().performance().map_or(0.0, |p| p.now())
+}
+
+/// The page's query string (with its `?`).
+pub fn query() -> String {
+    window().location().search().unwrap_or_default()
+}
+
+/// The page's URL without its query.
+pub fn base_url() -> String {
+    let l = window().location();
+    format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())
+}
+
+/// Replaces the URL's query without reloading.
+pub fn replace_query(q: &str) {
+    if let Ok(h) = window().history() {
+        let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&format!("{}?{q}", base_url())));
+    }
+}
+
+/// Copies text to the clipboard.
+pub async fn copy(text: &str) -> Result<(), String> {
+    let clip = window().navigator().clipboard();
+    JsFuture::from(clip.write_text(text)).await.map(|_| ()).map_err(js_err)
+}
+
+/// Offers text as a file download.
+pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).map_err(js_err)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(js_err)?;
+    let doc = window().document().ok_or("no document")?;
+    let a: web_sys::HtmlAnchorElement = doc.create_element("a").map_err(js_err)?.dyn_into().map_err(|_| "no anchor")?;
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    let _ = web_sys::Url::revoke_object_url(&url);
+    Ok(())
+}
+
+/// Asks `navigator.gpu` for an adapter and describes it ("vendor / architecture", and whether it
+/// is a fallback adapter), or says why there is none.
+pub async fn webgpu_adapter() -> Result<String, String> {
+    let nav = window().navigator();
+    let gpu = Reflect::get(&nav, &"gpu".into()).map_err(js_err)?;
+    if gpu.is_undefined() || gpu.is_null() {
+        return Err("this browser has no WebGPU (navigator.gpu is missing)".into());
+    }
+    let request = Reflect::get(&gpu, &"requestAdapter".into()).map_err(js_err)?;
+    let request: js_sys::Function = request.dyn_into().map_err(|_| "navigator.gpu.requestAdapter is not a function")?;
+    let promise: Promise = request.call0(&gpu).map_err(js_err)?.dyn_into().map_err(|_| "requestAdapter gave no promise")?;
+    let adapter = JsFuture::from(promise).await.map_err(js_err)?;
+    if adapter.is_null() || adapter.is_undefined() {
+        return Err("WebGPU gave no adapter (requestAdapter() returned null)".into());
+    }
+    let info = Reflect::get(&adapter, &"info".into()).unwrap_or(JsValue::UNDEFINED);
+    let field = |k: &str| Reflect::get(&info, &k.into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
+    let fallback = Reflect::get(&info, &"isFallbackAdapter".into())
+        .ok()
+        .and_then(|v| v.as_bool())
+        .or_else(|| Reflect::get(&adapter, &"isFallbackAdapter".into()).ok().and_then(|v| v.as_bool()))
+        .unwrap_or(false);
+    let mut name = [field("vendor"), field("architecture")].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join("/");
+    if name.is_empty() {
+        name = "unnamed adapter".into();
+    }
+    if fallback {
+        name.push_str(" (fallback adapter)");
+    }
+    Ok(name)
+}

@@ -1,0 +1,243 @@
+// Spotlight's real-browser tests: Debian's Chromium, driven by playwright-core, against the release
+// build in ../dist served on 127.0.0.1. Prints "N passed, M failed"; exits non-zero on any failure.
+//   node run.mjs [--dist DIR] [--only NAME]
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const argv = process.argv.slice(2);
+const opt = (k, d) => (argv.includes(k) ? argv[argv.indexOf(k) + 1] : d);
+const dist = path.resolve(opt('--dist', path.join(here, '..', 'dist')));
+const only = opt('--only', null);
+const shots = path.join(here, 'screenshots');
+fs.mkdirSync(shots, { recursive: true });
+
+// ---- a static server for dist/ -------------------------------------------------------------
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.gz': 'application/octet-stream', '.json': 'application/json' };
+const server = http.createServer((req, res) => {
+  const u = new URL(req.url, 'http://x');
+  let p = path.join(dist, decodeURIComponent(u.pathname));
+  if (!p.startsWith(dist)) { res.writeHead(403); return res.end(); }
+  if (fs.existsSync(p) && fs.statSync(p).isDirectory()) p = path.join(p, 'index.html');
+  if (!fs.existsSync(p)) { res.writeHead(404); return res.end('not found'); }
+  res.writeHead(200, { 'Content-Type': types[path.extname(p)] || 'application/octet-stream' });
+  fs.createReadStream(p).pipe(res);
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const base = `http://127.0.0.1:${server.address().port}/`;
+
+// ---- the browser -----------------------------------------------------------------------------
+const exe = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => fs.existsSync(p));
+if (!exe) { console.error('Debian chromium is not installed (apt-get install chromium)'); process.exit(2); }
+const udd = fs.mkdtempSync(path.join(os.tmpdir(), 'spotlight-e2e-'));
+const ctx = await chromium.launchPersistentContext(udd, {
+  executablePath: exe,
+  headless: true,
+  ignoreDefaultArgs: ['--headless'],
+  args: ['--headless=new', '--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--enable-unsafe-webgpu'],
+  viewport: { width: 1280, height: 900 },
+  timeout: 60000,
+});
+
+async function open(query = '', { errors } = {}) {
+  const page = await ctx.newPage();
+  const log = [];
+  page.on('console', (m) => { if (m.type() === 'error') log.push('console: ' + m.text()); });
+  page.on('pageerror', (e) => log.push('pageerror: ' + e.message));
+  page.on('dialog', (d) => { log.push('dialog: ' + d.message()); d.dismiss(); });
+  await page.goto(base + query);
+  await page.waitForSelector('#backend-banner', { timeout: 60000 });
+  await page.waitForFunction(() => /Backend: (WebGPU|CPU)|Training on/.test(document.querySelector('#backend-banner')?.textContent || ''), null, { timeout: 60000 });
+  page.errors = log;
+  return page;
+}
+
+const tiny = 'train_size=300&test_size=200&epochs=2&batch_size=50&shadow_models=2&probe_size=16&label_noise=0.2&seed=3';
+
+async function waitDone(page, timeout = 600000) {
+  await page.waitForFunction(() => /done in|Error|Cancelled/.test(document.querySelector('#progress-text')?.textContent || ''), null, { timeout });
+  const t = await page.textContent('#progress-text');
+  if (!/done in/.test(t)) throw new Error('run did not finish: ' + t);
+}
+
+async function numbers(page) {
+  return page.evaluate(() => {
+    const rows = (sel) => [...document.querySelectorAll(sel + ' tr')].slice(1).map((tr) => [...tr.children].map((td) => td.textContent));
+    return { epochs: rows('#epoch-table'), attack: rows('#attack-table') };
+  });
+}
+
+async function checkViews(page) {
+  const v = await page.evaluate(() => ({
+    acc: document.querySelectorAll('#view-accuracy .chart svg polyline').length,
+    grads: document.querySelectorAll('#view-gradients .chart svg rect').length,
+    gamma: document.querySelectorAll('#view-gamma .chart svg polyline').length,
+    roc: document.querySelectorAll('#view-attack .chart svg polyline').length,
+    auc: [...document.querySelectorAll('#attack-table .auc')].map((e) => e.textContent),
+    gallery: document.querySelectorAll('#view-gallery figure').length,
+    fill: document.querySelector('#progress-fill').style.width,
+  }));
+  const fail = [];
+  if (v.acc < 4) fail.push(`accuracy curves: ${v.acc} lines`);
+  if (v.grads < 10) fail.push(`gradient histograms: ${v.grads} bars`);
+  if (v.gamma < 2) fail.push(`γ/σ curves: ${v.gamma} lines`);
+  if (v.roc < 3) fail.push(`ROC: ${v.roc} lines`);
+  if (v.auc.length !== 2 || v.auc.some((a) => !(+a > 0 && +a <= 1))) fail.push(`AUCs: ${v.auc}`);
+  if (v.gallery < 16) fail.push(`gallery: ${v.gallery} samples`);
+  if (v.fill !== '100.0%') fail.push(`progress bar at ${v.fill}`);
+  if (fail.length) throw new Error('views: ' + fail.join('; '));
+  return v;
+}
+
+const results = {};
+const tests = [
+  ['start-up: no console error, backend stated, default controls', async () => {
+    const page = await open();
+    const banner = await page.textContent('#backend-banner');
+    if (!/WebGPU|CPU/.test(banner)) throw new Error('banner: ' + banner);
+    const vals = await page.evaluate(() => Object.fromEntries(['epochs', 'train_size', 'batch_size', 'shadow_models'].map((n) => [n, document.querySelector(`input[name=${n}]`).value])));
+    const want = { epochs: '5', train_size: '5000', batch_size: '128', shadow_models: '4' };
+    for (const k in want) if (vals[k] !== want[k]) throw new Error(`${k} = ${vals[k]}, want ${want[k]}`);
+    await page.screenshot({ path: path.join(shots, 'idle.png'), fullPage: true });
+    if (page.errors.length) throw new Error(page.errors.join('\n'));
+    await page.close();
+    return banner;
+  }],
+  ['tiny comparison on the CPU backend runs to the end and draws every view', async () => {
+    const page = await open(`?backend=cpu&run=1&${tiny}`);
+    await page.waitForFunction(() => /samples\/s/.test(document.querySelector('#progress-text')?.textContent || ''), null, { timeout: 120000 });
+    await page.screenshot({ path: path.join(shots, 'training.png'), fullPage: false });
+    await waitDone(page);
+    const banner = await page.textContent('#backend-banner');
+    if (!/CPU/.test(banner)) throw new Error('banner: ' + banner);
+    const v = await checkViews(page);
+    results.cpu = await numbers(page);
+    await page.screenshot({ path: path.join(shots, 'results.png'), fullPage: true });
+    if (page.errors.length) throw new Error(page.errors.join('\n'));
+    await page.close();
+    return `AUC ${v.auc.join(', ')}`;
+  }],
+  ['tiny comparison on WebGPU, numbers agree with the CPU run', async () => {
+    const page = await open(`?backend=webgpu&run=1&${tiny}`);
+    const banner = await page.textContent('#backend-banner');
+    if (!/WebGPU/.test(banner)) throw new Error('did not run on WebGPU: ' + banner);
+    await waitDone(page);
+    const v = await checkViews(page);
+    const gpu = await numbers(page);
+    await page.screenshot({ path: path.join(shots, 'results-webgpu.png'), fullPage: true });
+    if (page.errors.length) throw new Error(page.errors.join('\n'));
+    await page.close();
+    if (results.cpu) {
+      // Same seed, data and initial weights; float summation order and max-pool tie-breaking differ
+      // between backends, so trajectories drift apart a little over the steps: accuracies within
+      // 5 points, AUCs within 0.1.
+      const pctv = (s) => parseFloat(s) / 100;
+      for (let i = 0; i < gpu.epochs.length; i++) {
+        for (const col of [2, 4, 5]) {
+          const a = pctv(results.cpu.epochs[i][col]), b = pctv(gpu.epochs[i][col]);
+          if (Math.abs(a - b) > 0.05) throw new Error(`epoch table row ${i} col ${col}: CPU ${a} vs WebGPU ${b}`);
+        }
+      }
+      for (let i = 0; i < gpu.attack.length; i++) {
+        const a = +results.cpu.attack[i][1], b = +gpu.attack[i][1];
+        if (Math.abs(a - b) > 0.1) throw new Error(`AUC row ${i}: CPU ${a} vs WebGPU ${b}`);
+      }
+    }
+    return `${banner}; AUC ${v.auc.join(', ')}; CPU ${JSON.stringify(results.cpu?.attack?.map((r) => r[1]))}`;
+  }],
+  ['share link round-trips: set controls, copy the link, open it, same controls', async () => {
+    const page = await open('?backend=cpu');
+    const set = async (name, value) => { await page.fill(`input[name=${name}]`, String(value)); await page.dispatchEvent(`input[name=${name}]`, 'change'); };
+    await set('epochs', 7);
+    await set('train_size', 1200);
+    await set('seed', 42);
+    await page.selectOption('select[name=dataset]', 'fashion');
+    await page.selectOption('select[name=optimizer]', 'sgd');
+    await page.click('input[name=regularizer]');
+    const url = await page.inputValue('#share-link');
+    const read = (p) => p.evaluate(() => ({
+      epochs: document.querySelector('input[name=epochs]').value,
+      train: document.querySelector('input[name=train_size]').value,
+      seed: document.querySelector('input[name=seed]').value,
+      dataset: document.querySelector('select[name=dataset]').value,
+      opt: document.querySelector('select[name=optimizer]').value,
+      reg: document.querySelector('input[name=regularizer]').checked,
+    }));
+    const a = await read(page);
+    const p2 = await open(url.slice(base.length));
+    const b = await read(p2);
+    await page.close(); await p2.close();
+    if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+    if (a.epochs !== '7' || a.dataset !== 'fashion' || !a.reg) throw new Error('controls did not take: ' + JSON.stringify(a));
+    return url;
+  }],
+  ['hostile links: a notice, no script, never blank, defaults kept', async () => {
+    const bad = [
+      'epochs=abc', 'epochs=-5', 'epochs=1e309', 'epochs=NaN', 'epochs=999999999', 'learning_rate=inf', 'learning_rate=0',
+      'label_noise=2', 'label_noise=-0.1', 'dataset=cifar', 'compare=maybe', 'seed=-1', 'seed=1.5', 'batch_size=0',
+      'train_size=1e12', 'unknown=1', 'epochs=3&epochs=4', '%zz=%', '<script>window.__xss=1</script>=1',
+      'dataset=<img src=x onerror="window.__xss=1">', 'optimizer="><svg onload=window.__xss=1>', 'epochs=' + 'x'.repeat(5000),
+      'a=' + 'b'.repeat(10000), '&&&&', 'epochs', '=5', 'shadow_models=1000', 'probe_size=-3', 'ood_source=mars',
+      'regularizer=1', 'backend=tpu', 'test_size=0', 'label_noise=0.5&ood_fraction=0.5', 'batch_size=2048&train_size=100',
+    ];
+    let n = 0;
+    const page = await ctx.newPage();
+    const errs = [];
+    page.on('pageerror', (e) => errs.push(e.message));
+    page.on('dialog', (d) => { errs.push('dialog ' + d.message()); d.dismiss(); });
+    for (const q of bad) {
+      await page.goto(base + '?' + q);
+      await page.waitForSelector('h1', { timeout: 30000 });
+      const s = await page.evaluate(() => ({
+        notices: document.querySelector('#notices')?.textContent || '',
+        xss: window.__xss === 1,
+        epochs: document.querySelector('input[name=epochs]')?.value,
+        h1: document.querySelector('h1')?.textContent,
+      }));
+      if (s.xss) throw new Error(`${q}: injected script ran`);
+      if (s.h1 !== 'Spotlight') throw new Error(`${q}: page blank`);
+      if (!s.notices) throw new Error(`${q}: no notice`);
+      if (!/^(5|200|4|1)$/.test(s.epochs)) throw new Error(`${q}: epochs = ${s.epochs}`);
+      if (n === 0) await page.screenshot({ path: path.join(shots, 'bad-link.png'), fullPage: false });
+      n++;
+    }
+    await page.close();
+    if (errs.length) throw new Error(errs.join('\n'));
+    return `${n} bad links`;
+  }],
+  ['cancel mid-run stops within a few seconds and the page stays usable', async () => {
+    const page = await open('?backend=cpu&run=1&train_size=3000&epochs=5&shadow_models=2');
+    await page.waitForFunction(() => /samples\/s/.test(document.querySelector('#progress-text')?.textContent || ''), null, { timeout: 120000 });
+    const t = Date.now();
+    await page.click('#cancel');
+    await page.waitForFunction(() => /Cancelled/.test(document.querySelector('#progress-text')?.textContent || ''), null, { timeout: 10000 });
+    const dt = (Date.now() - t) / 1000;
+    if (!(await page.isEnabled('#run'))) throw new Error('Run is not enabled after cancel');
+    await page.close();
+    return `stopped in ${dt.toFixed(1)} s`;
+  }],
+];
+
+let passed = 0, failed = 0;
+for (const [name, fn] of tests) {
+  if (only && !name.includes(only)) continue;
+  const t = Date.now();
+  try {
+    const detail = await fn();
+    passed++;
+    console.log(`ok   ${name} (${((Date.now() - t) / 1000).toFixed(1)} s)${detail ? ' — ' + detail : ''}`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${name} (${((Date.now() - t) / 1000).toFixed(1)} s)\n     ${String(e.message || e).split('\n').join('\n     ')}`);
+  }
+}
+await ctx.close();
+server.close();
+fs.rmSync(udd, { recursive: true, force: true });
+console.log(`e2e: ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
