@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Spotlight's developer commands (see README.md):
 #   ./x.sh serve      install what the app needs (wasm target, trunk, wasm-bindgen, datasets) and serve it
-#   ./x.sh test       fetch + convert the datasets, run the Rust tests, check the core for wasm32
+#   ./x.sh test       datasets, Rust tests, the release build of the app (wasm32), the browser tests
 #   ./x.sh datasets   only fetch (npm ci, pinned by datasets/package-lock.json) and convert the datasets
+#   ./x.sh build      only the release build of the app into dist/ (prints the wasm size)
+#   ./x.sh e2e        only the browser tests against dist/
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -38,7 +40,18 @@ tools() {
   v=$(wasm_bindgen_version)
   if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$v" ]; then
     step "installing wasm-bindgen-cli $v (the Cargo.lock version)"
-    cargo install wasm-bindgen-cli --locked --version "$v"
+    # --locked first; its lockfile can name a crate version the registry no longer serves.
+    cargo install wasm-bindgen-cli --locked --version "$v" || cargo install wasm-bindgen-cli --version "$v"
+  fi
+}
+
+browser() {
+  if ! [ -x /usr/lib/chromium/chromium ] && ! command -v chromium >/dev/null; then
+    step "installing Debian's chromium (apt-get)"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  fi
+  if [ ! -d e2e/node_modules/playwright-core ]; then
+    (cd e2e && npm ci --no-audit --no-fund)
   fi
 }
 
@@ -51,18 +64,31 @@ case "$cmd" in
     step "serving on http://127.0.0.1:${PORT:-8080}/"
     exec trunk serve --offline --address 127.0.0.1 --port "${PORT:-8080}"
     ;;
+  build)
+    tools
+    datasets
+    step "trunk build --release (the core, the plots and the app for wasm32)"
+    trunk build --release --offline
+    ls -l dist/*.wasm | awk '{ printf "wasm size: %s bytes (%.1f MiB) %s\n", $5, $5 / 1048576, $9 }'
+    ;;
+  e2e)
+    browser
+    [ -f dist/index.html ] || "$0" build
+    step "browser tests (Debian chromium + playwright-core)"
+    (cd e2e && node run.mjs "${@:2}")
+    ;;
   test)
     start=$(date +%s)
     datasets
     step "Rust tests (CPU backends: burn-ndarray and burn-flex)"
     cargo test
-    step "the core builds for wasm32 (ndarray + flex + webgpu)"
-    wasm_target
-    cargo check --target wasm32-unknown-unknown -p spotlight-core --no-default-features --features ndarray,flex,webgpu
+    "$0" build
+    step "rust + build done in $(( $(date +%s) - start )) s"
+    "$0" e2e
     step "all passed in $(( $(date +%s) - start )) s"
     ;;
   *)
-    sed -n '2,5p' "$0"
+    sed -n '2,7p' "$0"
     [ "$cmd" = help ]
     ;;
 esac
