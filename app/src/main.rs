@@ -49,16 +49,22 @@ struct Backend {
 }
 
 thread_local! {
-    static BACKEND: RefCell<Option<Backend>> = const { RefCell::new(None) };
+    static BACKEND: RefCell<Option<(Backend, Option<String>)>> = const { RefCell::new(None) };
+    static CHOOSING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     static DATASETS: RefCell<HashMap<&'static str, Rc<Dataset>>> = RefCell::new(HashMap::new());
 }
 
 /// Picks the backend once: WebGPU unless the link asks for the CPU or WebGPU is missing; then
 /// burn-flex (or burn-ndarray with `backend=ndarray`) with the reason.
 async fn backend(pref: Option<String>) -> (Backend, Option<String>) {
-    if let Some(b) = BACKEND.with(|b| b.borrow().clone()) {
-        return (b, None);
+    // One choice per page: a second caller waits for the first (wgpu starts only once).
+    while CHOOSING.with(|c| c.get()) {
+        web::yield_now().await;
     }
+    if let Some(b) = BACKEND.with(|b| b.borrow().clone()) {
+        return b;
+    }
+    CHOOSING.with(|c| c.set(true));
     let cpu = |name: BackendName, why: Option<String>| {
         let device = name.cpu_device().expect("CPU backends are built into the app");
         (Backend { device, label: format!("CPU ({name}, in WebAssembly)"), gpu: false }, why)
@@ -74,7 +80,8 @@ async fn backend(pref: Option<String>) -> (Backend, Option<String>) {
             },
         },
     };
-    BACKEND.with(|b| *b.borrow_mut() = Some(chosen.0.clone()));
+    BACKEND.with(|b| *b.borrow_mut() = Some(chosen.clone()));
+    CHOOSING.with(|c| c.set(false));
     chosen
 }
 
