@@ -62,7 +62,7 @@ case "$cmd" in
     tools
     datasets
     step "serving on http://127.0.0.1:${PORT:-8080}/"
-    exec trunk serve --offline --address 127.0.0.1 --port "${PORT:-8080}"
+    exec trunk serve --release --offline --address 127.0.0.1 --port "${PORT:-8080}"
     ;;
   build)
     tools
@@ -76,6 +76,13 @@ case "$cmd" in
     [ -f dist/index.html ] || "$0" build
     step "browser tests (Debian chromium + playwright-core)"
     (cd e2e && node run.mjs "${@:2}")
+    step "the browser tests catch a broken build (dist/ without its wasm file)"
+    broken=$(mktemp -d)
+    cp -r dist/. "$broken" && rm "$broken"/*.wasm
+    if (cd e2e && node run.mjs --dist "$broken" --only start-up >/dev/null 2>&1); then
+      rm -rf "$broken"; echo "the browser tests passed on a page without its wasm file" >&2; exit 1
+    fi
+    rm -rf "$broken"; echo "a page without its wasm file fails the start-up test, as it must"
     ;;
   test)
     start=$(date +%s)

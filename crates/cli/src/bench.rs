@@ -83,8 +83,10 @@ fn torch(batches: &[usize], steps: usize) -> Result<Vec<(bool, usize, f64)>, Str
             v["batch"].as_u64().unwrap_or(0) as usize,
             v["samples_per_s"].as_f64().unwrap_or(f64::NAN),
         ));
-        if let Some(info) = v.get("info") {
-            eprintln!("pytorch: {info}");
+        if rows.len() == 1 {
+            if let Some(info) = v.get("info") {
+                println!("PyTorch: {info}");
+            }
         }
     }
     Ok(rows)
