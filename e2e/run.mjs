@@ -211,6 +211,23 @@ const tests = [
     if (errs.length) throw new Error(errs.join('\n'));
     return `${n} bad links`;
   }],
+  ['twenty consecutive short runs in one page do not grow memory without bound', async () => {
+    const page = await open('?backend=cpu&train_size=100&test_size=50&epochs=1&batch_size=20&shadow_models=0&probe_size=4&label_noise=0.2');
+    const mem = [];
+    for (let i = 1; i <= 20; i++) {
+      await page.click('#run');
+      await waitDone(page, 120000);
+      mem.push(await page.evaluate(() => ({ wasm: window.spotlightMemoryBytes(), heap: performance.memory ? performance.memory.usedJSHeapSize : 0 })));
+    }
+    if (page.errors.length) throw new Error(page.errors.join('\n'));
+    await page.close();
+    const mib = (b) => (b / 1048576).toFixed(1);
+    const grow = mem[19].wasm - mem[4].wasm;
+    // Wasm memory never shrinks, so a leak shows as steady growth; allow 32 MiB of allocator slack
+    // between run 5 and run 20.
+    if (grow > 32 * 1048576) throw new Error(`wasm memory grew ${mib(grow)} MiB from run 5 to run 20`);
+    return `wasm memory ${mib(mem[0].wasm)} → ${mib(mem[4].wasm)} → ${mib(mem[19].wasm)} MiB (runs 1, 5, 20); JS heap ${mib(mem[0].heap)} → ${mib(mem[19].heap)} MiB`;
+  }],
   ['cancel mid-run stops within a few seconds and the page stays usable', async () => {
     const page = await open('?backend=cpu&run=1&train_size=3000&epochs=5&shadow_models=2');
     await page.waitForFunction(() => /samples\/s/.test(document.querySelector('#progress-text')?.textContent || ''), null, { timeout: 120000 });

@@ -16,7 +16,7 @@ use spotlight_core::burn::tensor::Device;
 use spotlight_core::config::{Config, DatasetName, OodSourceName, OptimizerName, RANGES, range_of};
 use spotlight_core::data::Dataset;
 use spotlight_core::data::transforms::SampleKind;
-use spotlight_core::runner::{Experiment, Phase, Progress};
+use spotlight_core::runner::{Experiment, Phase};
 use spotlight_core::{Report, link};
 
 /// What the page is doing.
@@ -99,19 +99,6 @@ async fn dataset(name: DatasetName, status: RwSignal<Status>) -> Result<Rc<Datas
     Ok(d)
 }
 
-fn describe(p: &Progress) -> String {
-    let model = match p.batch_norm {
-        Some(true) => "BN",
-        Some(false) => "no-BN",
-        None => "",
-    };
-    match p.phase {
-        Phase::Targets => format!("training {model}: epoch {}, step {}", p.epoch, p.step),
-        Phase::Shadows => format!("training shadow model {} for {model}", p.shadow),
-        Phase::Attack => "running the membership attacks".into(),
-        Phase::Done => "done".into(),
-    }
-}
 
 /// Runs one experiment, updating the signals as it goes.
 async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) {
@@ -155,7 +142,7 @@ async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) {
             last_draw = now;
             ui.bar.set(Bar {
                 fraction: frac,
-                text: describe(&p),
+                text: p.describe(),
                 samples_per_s: p.steps_done as f64 * config.batch_size as f64 / elapsed.max(1e-3),
                 eta_s: if frac > 0.0 { elapsed * (1.0 - frac) / frac } else { 0.0 },
                 elapsed_s: elapsed,
@@ -577,8 +564,24 @@ fn App() -> impl IntoView {
     }
 }
 
+/// Exposes `window.spotlightMemoryBytes()`, the size of the wasm linear memory, for the browser
+/// tests that check that repeated runs do not grow it without bound.
+fn expose_memory_probe() {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen::closure::Closure;
+    let probe = Closure::<dyn Fn() -> f64>::new(|| {
+        let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+        memory.buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length() as f64
+    });
+    if let Some(w) = web_sys::window() {
+        let _ = js_sys::Reflect::set(&w, &"spotlightMemoryBytes".into(), probe.as_ref());
+    }
+    probe.forget();
+}
+
 fn main() {
     console_error_panic_hook::set_once();
+    expose_memory_probe();
     spotlight_core::yielder::install(|| Box::pin(web::yield_now()));
     leptos::mount::mount_to_body(App);
 }

@@ -10,7 +10,7 @@ use spotlight_core::backend::{BackendName, native_device};
 use spotlight_core::config::DatasetName;
 use spotlight_core::data::Dataset;
 use spotlight_core::report::{Report, median};
-use spotlight_core::runner::{self, Phase, Progress};
+use spotlight_core::runner;
 use spotlight_core::{Config, link, paper};
 
 mod bench;
@@ -123,19 +123,6 @@ fn progress_bar(total: usize, quiet: bool) -> ProgressBar {
     pb
 }
 
-fn describe(p: &Progress) -> String {
-    let model = match p.batch_norm {
-        Some(true) => "BN",
-        Some(false) => "no-BN",
-        None => "",
-    };
-    match p.phase {
-        Phase::Targets => format!("{model} epoch {} step {}", p.epoch, p.step),
-        Phase::Shadows => format!("shadow {} ({model})", p.shadow),
-        Phase::Attack => "attack".into(),
-        Phase::Done => "done".into(),
-    }
-}
 
 /// Runs one experiment with a progress bar.
 pub fn run_experiment(config: &Config, data_dir: &Path, backend: BackendName, quiet: bool, prefix: &str) -> Result<Report, Fail> {
@@ -152,7 +139,7 @@ pub fn run_experiment(config: &Config, data_dir: &Path, backend: BackendName, qu
     while !exp.finished() {
         let p = pollster::block_on(exp.advance());
         pb.set_position(p.steps_done as u64);
-        pb.set_message(describe(&p));
+        pb.set_message(p.describe());
     }
     pb.finish_and_clear();
     Ok(exp.report())

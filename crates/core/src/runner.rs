@@ -87,6 +87,23 @@ pub struct Progress {
     pub shadow: usize,
 }
 
+impl Progress {
+    /// What the unit was, in words ("training BN: epoch 2, step 14").
+    pub fn describe(&self) -> String {
+        let model = match self.batch_norm {
+            Some(true) => "BN",
+            Some(false) => "no-BN",
+            None => "",
+        };
+        match self.phase {
+            Phase::Targets => format!("training {model}: epoch {}, step {}", self.epoch, self.step),
+            Phase::Shadows => format!("training shadow model {} for {model}", self.shadow),
+            Phase::Attack => "running the membership attacks".into(),
+            Phase::Done => "done".into(),
+        }
+    }
+}
+
 struct ShadowState {
     keep: Vec<Vec<bool>>,
     /// Per variant: per candidate, φ of the shadows it was IN / OUT for.
