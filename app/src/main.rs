@@ -13,7 +13,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use spotlight_core::backend::BackendName;
 use spotlight_core::burn::tensor::Device;
-use spotlight_core::config::{Config, DatasetName, OodSourceName, OptimizerName, RANGES, range_of};
+use spotlight_core::config::{Config, DatasetName, OodSourceName, OptimizerName, range_of};
 use spotlight_core::data::Dataset;
 use spotlight_core::data::transforms::SampleKind;
 use spotlight_core::runner::{Experiment, Phase};
@@ -536,7 +536,6 @@ fn App() -> impl IntoView {
             let _ = web::download("spotlight-curves.csv", "text/csv", &r.to_csv());
         }
     };
-    let _ = RANGES;
     view! {
         <header>
             <h1>"Spotlight"</h1>

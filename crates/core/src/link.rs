@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use crate::config::{Config, ConfigError, RANGES};
+use crate::config::{Config, ConfigError, range_of};
 
 /// Keys and values longer than this are rejected without being looked at further.
 pub const MAX_PART: usize = 200;
@@ -172,7 +172,7 @@ pub fn parse(query: &str) -> Link {
                 }
                 let mut v = json_of(&value);
                 // A number out of range is clamped, not refused.
-                if let Some(r) = RANGES.iter().find(|r| r.field == key) {
+                if let Some(r) = range_of(&key) {
                     match v.as_f64() {
                         Some(x) if x.is_finite() => {
                             let c = x.clamp(r.min, r.max);

@@ -19,7 +19,7 @@
 
 use burn::module::{Module, ModuleVisitor, Param};
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer, SgdConfig, momentum::MomentumConfig};
-use burn::tensor::{Device, Int, Tensor, TensorData};
+use burn::tensor::{Device, Int, Tensor};
 
 use crate::config::{Config, OptimizerName};
 use crate::data::Rng;
@@ -419,9 +419,4 @@ pub fn logits_of(model: &LeNet, images: &Tensor<4>, idx: &[usize], device: &Devi
         .map(|c| model.forward(images.clone().select(0, index_tensor(c, device)), Mode::Eval).logits)
         .collect();
     (!chunks.is_empty()).then(|| Tensor::cat(chunks, 0))
-}
-
-/// A whole data tensor from host floats (helper for tests and tools).
-pub fn tensor_from(values: Vec<f32>, shape: [usize; 4], device: &Device) -> Tensor<4> {
-    Tensor::from_data(TensorData::new(values, shape), device)
 }
