@@ -5,6 +5,7 @@
 #   ./x.sh datasets   only fetch (npm ci, pinned by datasets/package-lock.json) and convert the datasets
 #   ./x.sh build      only the release build of the app into dist/ (prints the wasm size)
 #   ./x.sh e2e        only the browser tests against dist/
+#   ./x.sh bench-web [QUERY]   the app's benchmark (?bench=1&QUERY) in headless Chromium: samples/s, wall time
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -84,6 +85,11 @@ case "$cmd" in
     fi
     rm -rf "$broken"; echo "a page without its wasm file fails the start-up test, as it must"
     ;;
+  bench-web)
+    browser
+    [ -f dist/index.html ] || "$0" build
+    (cd e2e && node bench.mjs "${@:2}")
+    ;;
   test)
     start=$(date +%s)
     datasets
@@ -95,7 +101,7 @@ case "$cmd" in
     step "all passed in $(( $(date +%s) - start )) s"
     ;;
   *)
-    sed -n '2,7p' "$0"
+    sed -n '2,8p' "$0"
     [ "$cmd" = help ]
     ;;
 esac

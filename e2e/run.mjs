@@ -1,11 +1,9 @@
 // Spotlight's real-browser tests: Debian's Chromium, driven by playwright-core, against the release
 // build in ../dist served on 127.0.0.1. Prints "N passed, M failed"; exits non-zero on any failure.
 //   node run.mjs [--dist DIR] [--only NAME]
-import { chromium } from 'playwright-core';
 import fs from 'node:fs';
-import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
+import { launch, open as openIn, startServer } from './lib.mjs';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -16,46 +14,9 @@ const only = opt('--only', null);
 const shots = path.join(here, 'screenshots');
 fs.mkdirSync(shots, { recursive: true });
 
-// ---- a static server for dist/ -------------------------------------------------------------
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.gz': 'application/octet-stream', '.json': 'application/json' };
-const server = http.createServer((req, res) => {
-  const u = new URL(req.url, 'http://x');
-  let p = path.join(dist, decodeURIComponent(u.pathname));
-  if (!p.startsWith(dist)) { res.writeHead(403); return res.end(); }
-  if (fs.existsSync(p) && fs.statSync(p).isDirectory()) p = path.join(p, 'index.html');
-  if (!fs.existsSync(p)) { res.writeHead(404); return res.end('not found'); }
-  res.writeHead(200, { 'Content-Type': types[path.extname(p)] || 'application/octet-stream' });
-  fs.createReadStream(p).pipe(res);
-});
-await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const base = `http://127.0.0.1:${server.address().port}/`;
-
-// ---- the browser -----------------------------------------------------------------------------
-const exe = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => fs.existsSync(p));
-if (!exe) { console.error('Debian chromium is not installed (apt-get install chromium)'); process.exit(2); }
-const udd = fs.mkdtempSync(path.join(os.tmpdir(), 'spotlight-e2e-'));
-const ctx = await chromium.launchPersistentContext(udd, {
-  executablePath: exe,
-  headless: true,
-  ignoreDefaultArgs: ['--headless'],
-  args: ['--headless=new', '--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--enable-unsafe-webgpu'],
-  viewport: { width: 1280, height: 900 },
-  timeout: 60000,
-});
-
-async function open(query = '', { errors } = {}) {
-  const page = await ctx.newPage();
-  const log = [];
-  page.on('console', (m) => { if (m.type() === 'error') log.push('console: ' + m.text()); });
-  page.on('pageerror', (e) => log.push('pageerror: ' + e.message));
-  page.on('dialog', (d) => { log.push('dialog: ' + d.message()); d.dismiss(); });
-  await page.goto(base + query);
-  await page.waitForSelector('#backend-banner', { timeout: 60000 });
-  await page.waitForFunction(() => /Backend: (WebGPU|CPU)|Training on/.test(document.querySelector('#backend-banner')?.textContent || ''), null, { timeout: 60000 });
-  page.errors = log;
-  return page;
-}
+const { base, serve, close: closeServer } = await startServer(dist);
+const { ctx, close: closeBrowser } = await launch();
+const open = (query = '') => openIn(ctx, base, query);
 
 const tiny = 'train_size=300&test_size=200&epochs=2&batch_size=50&shadow_models=2&probe_size=16&label_noise=0.2&seed=3';
 
@@ -228,6 +189,85 @@ const tests = [
     if (grow > 32 * 1048576) throw new Error(`wasm memory grew ${mib(grow)} MiB from run 5 to run 20`);
     return `wasm memory ${mib(mem[0].wasm)} → ${mib(mem[4].wasm)} → ${mib(mem[19].wasm)} MiB (runs 1, 5, 20); JS heap ${mib(mem[0].heap)} → ${mib(mem[19].heap)} MiB`;
   }],
+  ['twenty consecutive short runs on WebGPU do not grow GPU memory without bound', async () => {
+    const page = await open('?backend=webgpu&train_size=40&test_size=20&epochs=1&batch_size=20&shadow_models=0&probe_size=2&label_noise=0.2');
+    const mem = [];
+    const t0 = Date.now();
+    for (let i = 1; i <= 20; i++) {
+      await page.click('#run');
+      await waitDone(page, 300000);
+      const banner = await page.textContent('#backend-banner');
+      if (!/^Training on WebGPU/.test(banner)) throw new Error('did not run on WebGPU: ' + banner);
+      mem.push(await page.evaluate(async () => ({ burn: window.spotlightGpuMemory(), browser: await window.__gpuBuffers(), wasm: window.spotlightMemoryBytes() })));
+    }
+    if (page.errors.length) throw new Error(page.errors.join('\n'));
+    await page.close();
+    const mib = (b) => (b / 1048576).toFixed(1);
+    if (!mem[0].burn) throw new Error('no GPU allocator figures (spotlightGpuMemory() is null)');
+    if (!(mem[0].browser.created > 0)) throw new Error('the page created no WebGPU buffers');
+    // burn's pools keep pages for reuse, so reserved bytes rise over the first runs and must then
+    // stay put: allow 16 MiB between run 5 and run 20 (one run of this size needs well under 1 MiB
+    // of tensors). The browser's own count of live buffers gets the same allowance.
+    const grow = (f) => f(mem[19]) - f(mem[4]);
+    const reserved = grow((m) => m.burn.bytesReserved), live = grow((m) => m.browser.bytes);
+    if (reserved > 16 * 1048576) throw new Error(`burn's reserved GPU memory grew ${mib(reserved)} MiB from run 5 to run 20`);
+    if (live > 16 * 1048576) throw new Error(`live WebGPU buffers grew ${mib(live)} MiB from run 5 to run 20`);
+    const fig = (k, f) => `${k} ${mib(f(mem[0]))} → ${mib(f(mem[4]))} → ${mib(f(mem[19]))} MiB`;
+    return [fig('burn reserved', (m) => m.burn.bytesReserved), fig('burn in use', (m) => m.burn.bytesInUse),
+      fig('live WebGPU buffers', (m) => m.browser.bytes) + ` (${mem[19].browser.live} of ${mem[19].browser.created} created)`,
+      fig('wasm', (m) => m.wasm), `(runs 1, 5, 20; ${((Date.now() - t0) / 20000).toFixed(1)} s a run)`].join('; ');
+  }],
+  ['dataset download shows its progress; a failed load offers Retry, which recovers', async () => {
+    serve.slowData = true;
+    let page;
+    try {
+      page = await open(`?backend=cpu&${tiny}`);
+      await page.click('#run');
+      await page.waitForFunction(() => /Loading mnist\.spds\.gz: [\d.]+ of [\d.]+ MB/.test(document.querySelector('#progress-text')?.textContent || '')
+        && parseFloat(document.querySelector('#progress-fill').style.width) > 0, null, { timeout: 30000 });
+      const text = await page.textContent('#progress-text');
+      await page.screenshot({ path: path.join(shots, 'loading.png'), fullPage: false });
+      serve.slowData = false;
+      await page.click('#cancel');
+      await page.close();
+      serve.failData = true;
+      page = await open(`?backend=cpu&run=1&${tiny}`);
+      await page.waitForSelector('#retry', { timeout: 30000 });
+      const err = await page.textContent('#progress-text');
+      await page.screenshot({ path: path.join(shots, 'load-failed.png'), fullPage: false });
+      if (!/Error: The dataset could not be loaded: .*503/.test(err)) throw new Error('error text: ' + err);
+      serve.failData = false;
+      await page.click('#retry');
+      await waitDone(page);
+      if (await page.$('#retry')) throw new Error('Retry still shown after a successful run');
+      const errors = page.errors.filter((e) => !/503/.test(e)); // the browser logs the failed fetch itself
+      if (errors.length) throw new Error(errors.join('\n'));
+      return `${text}; then "${err.slice(0, 80)}…" and Retry ran to the end`;
+    } finally {
+      serve.slowData = serve.failData = false;
+      await page?.close();
+    }
+  }],
+  ['bench=1 times train samples/s per backend and model, then the comparison', async () => {
+    const page = await open(`?backend=cpu&bench=1&${tiny}`);
+    await page.waitForFunction(() => /in all/.test(document.querySelector('#bench-comparison')?.textContent || ''), null, { timeout: 600000 });
+    const b = JSON.parse(await page.getAttribute('#view-bench', 'data-json'));
+    const rows = b.throughput.map((t) => `${t.backend} ${t.batch_norm ? 'BN' : 'no-BN'} ${t.samples_per_s.toFixed(0)}/s`);
+    const want = ['flex', 'ndarray'].flatMap((k) => [true, false].map((bn) => [k, bn]));
+    for (const [k, bn] of want) {
+      const t = b.throughput.find((t) => t.backend.includes(k) && t.batch_norm === bn);
+      if (!t || !(t.samples_per_s > 0) || t.steps !== 10 || t.batch_size !== 50) throw new Error(`no figure for ${k} ${bn ? 'BN' : 'no-BN'}: ${rows}`);
+    }
+    const c = b.comparison;
+    if (!c || !c.finished || !(c.times.total_s > 0) || !(c.times.targets_s > 0) || !(c.times.shadows_s > 0)) throw new Error('comparison: ' + JSON.stringify(c));
+    if (Math.abs(c.times.targets_s + c.times.shadows_s + c.times.attack_s - c.times.total_s) > 0.01) throw new Error('phases do not add up: ' + JSON.stringify(c.times));
+    if (c.config.train_size !== 300) throw new Error('timed the wrong config: ' + JSON.stringify(c.config));
+    await checkViews(page);
+    await page.locator('#view-bench').screenshot({ path: path.join(shots, 'bench.png') });
+    if (page.errors.length) throw new Error(page.errors.join('\n'));
+    await page.close();
+    return `${rows.join(', ')}; comparison ${c.times.total_s.toFixed(1)} s`;
+  }],
   ['cancel mid-run stops within a few seconds and the page stays usable', async () => {
     const page = await open('?backend=cpu&run=1&train_size=3000&epochs=5&shadow_models=2');
     await page.waitForFunction(() => /samples\/s/.test(document.querySelector('#progress-text')?.textContent || ''), null, { timeout: 120000 });
@@ -254,8 +294,7 @@ for (const [name, fn] of tests) {
     console.log(`FAIL ${name} (${((Date.now() - t) / 1000).toFixed(1)} s)\n     ${String(e.message || e).split('\n').join('\n     ')}`);
   }
 }
-await ctx.close();
-server.close();
-fs.rmSync(udd, { recursive: true, force: true });
+await closeBrowser();
+closeServer();
 console.log(`e2e: ${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use spotlight_core::backend::BackendName;
+use spotlight_core::bench::{self, BenchReport, ComparisonTime, PhaseTimer, PhaseTimes};
 use spotlight_core::burn::tensor::Device;
 use spotlight_core::config::{Config, DatasetName, OodSourceName, OptimizerName, range_of};
 use spotlight_core::data::Dataset;
@@ -28,6 +29,8 @@ enum Status {
     Done,
     Cancelled,
     Failed(String),
+    /// A dataset could not be fetched or decoded: offer a retry.
+    LoadFailed(String),
 }
 
 /// The progress bar's numbers.
@@ -85,57 +88,95 @@ async fn backend(pref: Option<String>) -> (Backend, Option<String>) {
     chosen
 }
 
-async fn dataset(name: DatasetName, status: RwSignal<Status>) -> Result<Rc<Dataset>, String> {
+/// Fetches and decodes a dataset once per page, showing the download on the progress bar.
+async fn dataset(name: DatasetName, ui: Ui) -> Result<Rc<Dataset>, String> {
     let file = name.asset_file();
     if let Some(d) = DATASETS.with(|m| m.borrow().get(file).cloned()) {
         return Ok(d);
     }
-    status.set(Status::Loading(format!("Loading {file}…")));
-    let bytes = web::fetch_bytes(&format!("data/{file}")).await?;
-    status.set(Status::Loading(format!("Unpacking {file} ({:.1} MB)…", bytes.len() as f64 / 1e6)));
+    ui.status.set(Status::Loading(format!("Loading {file}…")));
+    let mut last = 0.0;
+    let bytes = web::fetch_bytes(&format!("data/{file}"), |got, total| {
+        let now = web::now_ms();
+        if now - last < 50.0 {
+            return;
+        }
+        last = now;
+        let mb = |b: u64| b as f64 / 1e6;
+        let (text, fraction) = match total {
+            Some(t) if t > 0 => {
+                let f = (got as f64 / t as f64).min(1.0);
+                (format!("Loading {file}: {:.1} of {:.1} MB ({:.0}%)", mb(got), mb(t), 100.0 * f), f)
+            }
+            _ => (format!("Loading {file}: {:.1} MB", mb(got)), 0.0),
+        };
+        ui.status.set(Status::Loading(text));
+        ui.bar.update(|b| b.fraction = fraction);
+    })
+    .await?;
+    ui.bar.update(|b| b.fraction = 1.0);
+    ui.status.set(Status::Loading(format!("Unpacking {file} ({:.1} MB)…", bytes.len() as f64 / 1e6)));
     web::yield_now().await;
-    let d = Rc::new(Dataset::decode(file, &bytes).map_err(|e| e.to_string())?);
+    let d = Rc::new(Dataset::decode(file, &bytes).map_err(|e| format!("{file}: {e}"))?);
+    ui.bar.update(|b| b.fraction = 0.0);
     DATASETS.with(|m| m.borrow_mut().insert(file, d.clone()));
     Ok(d)
 }
 
-
-/// Runs one experiment, updating the signals as it goes.
-async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) {
+/// Runs one experiment, updating the signals as it goes; returns its wall time by phase (also
+/// when cancelled) once it has started training.
+async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<ComparisonTime> {
     let (be, why) = backend(ui.backend_pref.get_untracked()).await;
     ui.banner.set(match &why {
         None => format!("Training on {}", be.label),
         Some(w) => format!("Training on {} — {w}", be.label),
     });
     ui.on_gpu.set(be.gpu);
-    let ds = match dataset(config.dataset, ui.status).await {
+    let ds = match dataset(config.dataset, ui).await {
         Ok(d) => d,
-        Err(e) => return ui.status.set(Status::Failed(format!("The dataset could not be loaded: {e}"))),
+        Err(e) => {
+            ui.status.set(Status::LoadFailed(format!("The dataset could not be loaded: {e}")));
+            return None;
+        }
     };
     let other = if config.ood_fraction > 0.0 && config.ood_source == OodSourceName::Other {
-        match dataset(config.dataset.other(), ui.status).await {
+        match dataset(config.dataset.other(), ui).await {
             Ok(d) => Some(d),
-            Err(e) => return ui.status.set(Status::Failed(format!("The OOD dataset could not be loaded: {e}"))),
+            Err(e) => {
+                ui.status.set(Status::LoadFailed(format!("The OOD dataset could not be loaded: {e}")));
+                return None;
+            }
         }
     } else {
         None
     };
     let mut exp = match Experiment::new(&config, &ds, other.as_deref(), &be.device, &be.label) {
         Ok(e) => e,
-        Err(e) => return ui.status.set(Status::Failed(e)),
+        Err(e) => {
+            ui.status.set(Status::Failed(e));
+            return None;
+        }
     };
     ui.status.set(Status::Running);
     ui.report.set(Some(exp.report()));
     let started = web::now_ms();
+    let mut timer = PhaseTimer::new(started / 1000.0);
+    let timed = |timer: &PhaseTimer, finished: bool| {
+        let times = timer.times(web::now_ms() / 1000.0);
+        ui.times.set(Some(times.clone()));
+        Some(ComparisonTime { backend: be.label.clone(), config: config.clone(), times, finished })
+    };
     let mut last_draw = 0.0;
     let total = exp.steps_total().max(1);
     while !exp.finished() {
         if cancel.load(Ordering::Relaxed) {
             ui.report.set(Some(exp.report()));
-            return ui.status.set(Status::Cancelled);
+            ui.status.set(Status::Cancelled);
+            return timed(&timer, false);
         }
         let p = exp.advance().await;
         let now = web::now_ms();
+        timer.observe(exp.phase(), now / 1000.0);
         let elapsed = (now - started) / 1000.0;
         let frac = p.steps_done as f64 / total as f64;
         if now - last_draw > 100.0 || p.epoch_finished || p.phase != Phase::Targets {
@@ -160,9 +201,64 @@ async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) {
         b.elapsed_s = elapsed;
         b.text = "done".into();
     });
-    ui.report.set(Some(exp.report()));
     ui.status.set(Status::Done);
+    timed(&timer, true)
 }
+
+/// Train samples/s for each model on every backend this page has (WebGPU if it runs, then the two
+/// CPU backends), then the wall time of the comparison in the controls on the page's backend.
+async fn run_bench(ui: Ui) {
+    if ui.bench_running.get_untracked() || ui.busy() {
+        return;
+    }
+    ui.bench_running.set(true);
+    ui.bench.set(BenchReport::default());
+    let config = ui.config.get_untracked();
+    let (be, _) = backend(ui.backend_pref.get_untracked()).await;
+    let mut backends = Vec::new();
+    if be.gpu {
+        backends.push((be.device.clone(), be.label.clone()));
+    }
+    for name in [BackendName::Flex, BackendName::Ndarray] {
+        if let Ok(d) = name.cpu_device() {
+            backends.push((d, format!("CPU ({name}, in WebAssembly)")));
+        }
+    }
+    let ds = match dataset(DatasetName::Mnist, ui).await {
+        Ok(d) => d,
+        Err(e) => {
+            ui.status.set(Status::Failed(format!("The dataset could not be loaded: {e}")));
+            ui.bench_note.set("The benchmark needs MNIST, which could not be loaded; run it again to retry.".into());
+            return ui.bench_running.set(false);
+        }
+    };
+    ui.status.set(Status::Idle);
+    let clock = || web::now_ms() / 1000.0;
+    for (device, label) in &backends {
+        for bn in [true, false] {
+            ui.bench_note.set(format!("Timing {} on {label}…", if bn { "BN" } else { "no-BN" }));
+            match bench::train_throughput(&ds, device, label, bn, config.batch_size, BENCH_STEPS, &clock).await {
+                Ok(t) => ui.bench.update(|b| b.throughput.push(t)),
+                Err(e) => {
+                    ui.bench_note.set(format!("{label}: {e}"));
+                    break;
+                }
+            }
+            web::yield_now().await;
+        }
+    }
+    ui.bench_note.set(format!("Timing the comparison in the controls on {}…", be.label));
+    let comparison = ui.run_now().await;
+    ui.bench.update(|b| b.comparison = comparison);
+    ui.bench_note.set(match ui.status.get_untracked() {
+        Status::Done => "Done.".into(),
+        s => format!("The comparison did not finish ({s:?}); its time is up to where it stopped."),
+    });
+    ui.bench_running.set(false);
+}
+
+/// Timed training steps per model and backend in the benchmark (after the warm-up).
+const BENCH_STEPS: usize = 10;
 
 /// The page's shared signals.
 #[derive(Clone, Copy)]
@@ -175,20 +271,39 @@ struct Ui {
     status: RwSignal<Status>,
     bar: RwSignal<Bar>,
     report: RwSignal<Option<Report>>,
+    /// The last run's wall time by phase.
+    times: RwSignal<Option<PhaseTimes>>,
     cancel: StoredValue<Arc<AtomicBool>>,
+    bench: RwSignal<BenchReport>,
+    bench_running: RwSignal<bool>,
+    bench_note: RwSignal<String>,
 }
 
 impl Ui {
+    /// Whether a run is loading or training.
+    fn busy(self) -> bool {
+        matches!(self.status.get_untracked(), Status::Running | Status::Loading(_))
+    }
+
     fn start(self) {
-        if matches!(self.status.get_untracked(), Status::Running | Status::Loading(_)) {
-            return;
+        if !self.bench_running.get_untracked() {
+            spawn_local(async move {
+                self.run_now().await;
+            });
+        }
+    }
+
+    /// Runs the experiment in the controls (unless one is running) and waits for its end.
+    async fn run_now(self) -> Option<ComparisonTime> {
+        if self.busy() {
+            return None;
         }
         let flag = Arc::new(AtomicBool::new(false));
         self.cancel.set_value(flag.clone());
         self.bar.set(Bar::default());
         self.report.set(None);
-        let config = self.config.get_untracked();
-        spawn_local(run(config, self, flag));
+        self.times.set(None);
+        run(self.config.get_untracked(), self, flag).await
     }
 
     fn stop(self) {
@@ -299,6 +414,7 @@ fn Toggle(ui: Ui, label: &'static str, get: fn(&Config) -> bool, set: fn(&mut Co
 #[component]
 fn Controls(ui: Ui) -> impl IntoView {
     let running = move || matches!(ui.status.get(), Status::Running | Status::Loading(_));
+    let blocked = move || running() || ui.bench_running.get();
     let copied = RwSignal::new(String::new());
     let link_text = move || format!("{}?{}", web::base_url(), share_query(&ui.config.get(), ui.backend_pref.get()));
     let presets = presets();
@@ -378,7 +494,7 @@ fn Controls(ui: Ui) -> impl IntoView {
                     } />
             </label>
             <div class="buttons">
-                <button id="run" on:click=move |_| ui.start() disabled=running>
+                <button id="run" on:click=move |_| ui.start() disabled=blocked>
                     {move || if ui.report.with(|r| r.is_some()) { "Rerun" } else { "Run" }}
                 </button>
                 <button id="cancel" on:click=move |_| ui.stop() disabled=move || !running()>"Cancel"</button>
@@ -406,11 +522,15 @@ fn ProgressView(ui: Ui) -> impl IntoView {
                     Status::Idle => "Ready. Press Run.".to_string(),
                     Status::Loading(s) => s,
                     Status::Running => format!("{:.0}% — {} — {:.0} samples/s — ETA {:.0} s", 100.0 * b.fraction, b.text, b.samples_per_s, b.eta_s),
-                    Status::Done => format!("100% — done in {:.1} s ({:.0} samples/s)", b.elapsed_s, b.samples_per_s),
+                    Status::Done => format!("100% — done in {:.1} s ({:.0} samples/s){}", b.elapsed_s, b.samples_per_s,
+                        ui.times.get().map(|t| format!("; training {:.1} s, shadow models {:.1} s, attack {:.1} s", t.targets_s, t.shadows_s, t.attack_s)).unwrap_or_default()),
                     Status::Cancelled => format!("Cancelled at {:.0}% after {:.1} s; what was measured is kept below.", 100.0 * b.fraction, b.elapsed_s),
-                    Status::Failed(e) => format!("Error: {e}"),
+                    Status::Failed(e) | Status::LoadFailed(e) => format!("Error: {e}"),
                 }
             }}</div>
+            <Show when=move || matches!(ui.status.get(), Status::LoadFailed(_))>
+                <button id="retry" on:click=move |_| ui.start()>"Retry"</button>
+            </Show>
         </section>
     }
 }
@@ -495,6 +615,44 @@ fn Views(ui: Ui) -> impl IntoView {
 }
 
 #[component]
+fn BenchView(ui: Ui) -> impl IntoView {
+    let json = move || ui.bench.with(|b| b.to_json());
+    let export = move |_| {
+        let _ = web::download("spotlight-bench.json", "application/json", &ui.bench.with_untracked(|b| b.to_json()));
+    };
+    view! {
+        <section class="view" id="view-bench" data-json=json>
+            <h2>"Benchmark"</h2>
+            <p class="teach">"How fast this browser trains: samples per second of training steps (forward, backward and an optimizer
+               step, at the batch size in the controls) for each model on every backend the page has — WebGPU when it runs, and
+               the two CPU backends in WebAssembly — and, from that, how long one full MNIST epoch (60,000 images) would take.
+               Then it times the comparison in the controls, attack included, on the page's backend. Open a link with
+               "<code>"bench=1"</code>" to run it at once."</p>
+            <div class="buttons">
+                <button id="bench-run" on:click=move |_| spawn_local(run_bench(ui))
+                    disabled=move || ui.bench_running.get() || matches!(ui.status.get(), Status::Running | Status::Loading(_))>"Run benchmark"</button>
+                <button id="export-bench" on:click=export disabled=move || ui.bench.with(|b| b.throughput.is_empty())>"Export benchmark (JSON)"</button>
+            </div>
+            <p id="bench-note">{move || ui.bench_note.get()}</p>
+            <Show when=move || ui.bench.with(|b| !b.throughput.is_empty())>
+                <table class="numbers" id="bench-table">
+                    <tr><th>"backend"</th><th>"model"</th><th>"batch"</th><th>"train samples/s"</th><th>"one MNIST epoch"</th></tr>
+                    {move || ui.bench.with(|b| b.throughput.iter().map(|t| view! {
+                        <tr><td>{t.backend.clone()}</td><td>{t.model()}</td><td>{t.batch_size}</td>
+                            <td class="rate">{format!("{:.0}", t.samples_per_s)}</td><td>{format!("{:.1} s", t.mnist_epoch_s())}</td></tr>
+                    }).collect_view())}
+                </table>
+            </Show>
+            <p id="bench-comparison">{move || ui.bench.with(|b| b.comparison.as_ref().map(|c| format!(
+                "The comparison ({} training samples, {} epochs, {} shadow models) on {}: {:.1} s in all{} — training {:.1} s, shadow models {:.1} s, attack {:.1} s.",
+                c.config.train_size, c.config.epochs, c.config.shadow_models, c.backend, c.times.total_s,
+                if c.finished { "" } else { " (stopped early)" }, c.times.targets_s, c.times.shadows_s, c.times.attack_s))
+            )}</p>
+        </section>
+    }
+}
+
+#[component]
 fn App() -> impl IntoView {
     let parsed = link::parse(&web::query());
     let ui = Ui {
@@ -506,7 +664,11 @@ fn App() -> impl IntoView {
         status: RwSignal::new(Status::Idle),
         bar: RwSignal::new(Bar::default()),
         report: RwSignal::new(None),
+        times: RwSignal::new(None),
         cancel: StoredValue::new(Arc::new(AtomicBool::new(false))),
+        bench: RwSignal::new(BenchReport::default()),
+        bench_running: RwSignal::new(false),
+        bench_note: RwSignal::new(String::new()),
     };
     if let Some(b) = &parsed.backend {
         if !matches!(b.as_str(), "webgpu" | "wgpu" | "cpu" | "flex" | "ndarray") {
@@ -523,7 +685,9 @@ fn App() -> impl IntoView {
             Some(w) => format!("Backend: {} — {w}", be.label),
         });
     });
-    if parsed.run {
+    if parsed.bench {
+        spawn_local(run_bench(ui));
+    } else if parsed.run {
         ui.start();
     }
     let export_json = move |_| {
@@ -558,6 +722,7 @@ fn App() -> impl IntoView {
                 <button id="export-csv" on:click=export_csv disabled=move || ui.report.with(|r| r.is_none())>"Export curves (CSV)"</button>
             </div>
             <Views ui />
+            <BenchView ui />
         </main>
         <footer>"After Doan, Gu & Alouani (2026), \"Batch Normalization Amplifies Memorization and Privacy Risks\". Runs entirely in this page; no data leaves it."</footer>
     }
@@ -566,16 +731,32 @@ fn App() -> impl IntoView {
 /// Exposes `window.spotlightMemoryBytes()`, the size of the wasm linear memory, for the browser
 /// tests that check that repeated runs do not grow it without bound.
 fn expose_memory_probe() {
-    use wasm_bindgen::JsCast;
     use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::{JsCast, JsValue};
     let probe = Closure::<dyn Fn() -> f64>::new(|| {
         let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
         memory.buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length() as f64
     });
+    // What burn's GPU allocator holds (the page's WebGPU device; null on the CPU).
+    let gpu = Closure::<dyn Fn() -> JsValue>::new(|| {
+        let usage = BACKEND.with(|b| b.borrow().as_ref().filter(|(be, _)| be.gpu).and_then(|(be, _)| be.device.memory_pool_usage()));
+        match usage {
+            None => JsValue::NULL,
+            Some(u) => {
+                let o = js_sys::Object::new();
+                for (k, v) in [("allocs", u.number_allocs), ("bytesInUse", u.bytes_in_use), ("bytesReserved", u.bytes_reserved)] {
+                    let _ = js_sys::Reflect::set(&o, &k.into(), &(v as f64).into());
+                }
+                o.into()
+            }
+        }
+    });
     if let Some(w) = web_sys::window() {
         let _ = js_sys::Reflect::set(&w, &"spotlightMemoryBytes".into(), probe.as_ref());
+        let _ = js_sys::Reflect::set(&w, &"spotlightGpuMemory".into(), gpu.as_ref());
     }
     probe.forget();
+    gpu.forget();
 }
 
 fn main() {

@@ -15,15 +15,34 @@ fn js_err(v: JsValue) -> String {
         .unwrap_or_else(|| format!("{v:?}"))
 }
 
-/// GETs a same-origin URL as bytes.
-pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
+/// GETs a same-origin URL as bytes, calling `progress(bytes so far, total)` as chunks arrive
+/// (`total` from Content-Length, when the server sends one).
+pub async fn fetch_bytes(url: &str, mut progress: impl FnMut(u64, Option<u64>)) -> Result<Vec<u8>, String> {
     let resp = JsFuture::from(window().fetch_with_str(url)).await.map_err(|e| format!("{url}: {}", js_err(e)))?;
     let resp: web_sys::Response = resp.dyn_into().map_err(|_| format!("{url}: not a response"))?;
     if !resp.ok() {
         return Err(format!("{url}: HTTP {} {}", resp.status(), resp.status_text()));
     }
-    let buf = JsFuture::from(resp.array_buffer().map_err(js_err)?).await.map_err(js_err)?;
-    Ok(Uint8Array::new(&buf).to_vec())
+    let total = resp.headers().get("content-length").ok().flatten().and_then(|s| s.trim().parse::<u64>().ok());
+    let Some(body) = resp.body() else {
+        let buf = JsFuture::from(resp.array_buffer().map_err(js_err)?).await.map_err(js_err)?;
+        return Ok(Uint8Array::new(&buf).to_vec());
+    };
+    let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+    let mut out = Vec::with_capacity(total.unwrap_or(0).min(1 << 28) as usize);
+    loop {
+        let chunk = JsFuture::from(reader.read()).await.map_err(|e| format!("{url}: the download broke off ({})", js_err(e)))?;
+        if Reflect::get(&chunk, &"done".into()).ok().and_then(|d| d.as_bool()).unwrap_or(true) {
+            break;
+        }
+        let value = Reflect::get(&chunk, &"value".into()).map_err(js_err)?;
+        let bytes: Uint8Array = value.dyn_into().map_err(|_| format!("{url}: a chunk that is not bytes"))?;
+        let n = out.len();
+        out.resize(n + bytes.length() as usize, 0);
+        bytes.copy_to(&mut out[n..]);
+        progress(out.len() as u64, total);
+    }
+    Ok(out)
 }
 
 /// Resolves after the browser had a turn (a `setTimeout(0)`).

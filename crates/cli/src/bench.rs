@@ -5,16 +5,11 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
 
-use spotlight_core::Config;
 use spotlight_core::backend::{BackendName, native_device};
+use spotlight_core::bench::{self, WARMUP};
 use spotlight_core::config::DatasetName;
-use spotlight_core::experiment::{DeviceData, ExperimentData};
-use spotlight_core::train::Trainer;
 
 use crate::{Args, Fail, load_dataset, usage};
-
-/// Warm-up steps before timing.
-const WARMUP: usize = 3;
 
 fn list<T>(v: Option<String>, default: Vec<T>, parse: impl Fn(&str) -> Result<T, String>) -> Result<Vec<T>, Fail> {
     match v {
@@ -31,34 +26,13 @@ fn peak_rss_mib() -> Option<f64> {
     Some(kib / 1024.0)
 }
 
-/// Samples per second of `steps` training steps.
+/// Samples per second of `steps` training steps (the core's measurement, on this process's clock).
 fn measure(backend: BackendName, bn: bool, batch: usize, steps: usize, ds: &spotlight_core::data::Dataset) -> Result<f64, Fail> {
-    let config = Config {
-        dataset: DatasetName::Mnist,
-        train_size: batch * (steps + WARMUP),
-        batch_size: batch,
-        epochs: 1,
-        probe_size: 0,
-        shadow_models: 0,
-        compare: false,
-        batch_norm: bn,
-        ..Config::default()
-    };
-    let (device, _) = native_device(backend).map_err(|e| Fail(1, e))?;
-    let data = ExperimentData::build(&config, ds, None).map_err(|e| Fail(2, e))?;
-    let dd = DeviceData::new(&data, &device);
-    let mut t = Trainer::new(&config, bn, &data, &dd, data.members(), config.seed);
-    let step = |t: &mut Trainer| pollster::block_on(t.step()).map(|_| ()).map_err(|e| Fail(1, e.to_string()));
-    for _ in 0..WARMUP {
-        step(&mut t)?;
-    }
-    device.sync().map_err(|e| Fail(1, format!("{e:?}")))?;
-    let start = Instant::now();
-    for _ in 0..steps {
-        step(&mut t)?;
-    }
-    device.sync().map_err(|e| Fail(1, format!("{e:?}")))?;
-    Ok((batch * steps) as f64 / start.elapsed().as_secs_f64())
+    let (device, label) = native_device(backend).map_err(|e| Fail(1, e))?;
+    let epoch = Instant::now();
+    let clock = move || epoch.elapsed().as_secs_f64();
+    let t = pollster::block_on(bench::train_throughput(ds, &device, &label, bn, batch, steps, &clock)).map_err(|e| Fail(1, e))?;
+    Ok(t.samples_per_s)
 }
 
 /// PyTorch's samples/s per (bn, batch), or why there are none.

@@ -7,6 +7,7 @@
 
 pub mod attack;
 pub mod backend;
+pub mod bench;
 pub mod config;
 pub mod experiment;
 pub mod link;

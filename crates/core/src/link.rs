@@ -18,8 +18,9 @@ pub const MAX_PART: usize = 200;
 pub const MAX_PAIRS: usize = 64;
 
 /// Query keys that are not `Config` fields but belong to the link: `run=1` starts the experiment at
-/// once, `backend=` picks the backend in the app.
-pub const LINK_KEYS: [&str; 2] = ["run", "backend"];
+/// once, `backend=` picks the backend in the app, `bench=1` runs the app's benchmark (throughput
+/// per backend and model, then the wall time of the link's comparison).
+pub const LINK_KEYS: [&str; 3] = ["run", "backend", "bench"];
 
 /// Something in a link that could not be used as it was.
 #[derive(Clone, Debug, PartialEq)]
@@ -83,6 +84,8 @@ pub struct Link {
     pub run: bool,
     /// `backend=…`, if given (the app checks the name).
     pub backend: Option<String>,
+    /// `bench=1`: run the benchmark.
+    pub bench: bool,
     pub notices: Vec<Notice>,
 }
 
@@ -133,7 +136,7 @@ fn json_of(value: &str) -> serde_json::Value {
 /// Reads a query string (with or without the leading `?`) leniently.
 pub fn parse(query: &str) -> Link {
     let query = query.strip_prefix('?').unwrap_or(query);
-    let mut link = Link { config: Config::default(), run: false, backend: None, notices: Vec::new() };
+    let mut link = Link { config: Config::default(), run: false, backend: None, bench: false, notices: Vec::new() };
     let mut seen: Vec<String> = Vec::new();
     let mut fields = serde_json::Map::new();
     for (n, part) in query.split('&').filter(|p| !p.is_empty()).enumerate() {
@@ -160,6 +163,7 @@ pub fn parse(query: &str) -> Link {
         }
         match key.as_str() {
             "run" => link.run = matches!(value.as_str(), "1" | "true" | "yes"),
+            "bench" => link.bench = matches!(value.as_str(), "1" | "true" | "yes"),
             "backend" => link.backend = Some(value),
             _ => {
                 let known = serde_json::to_value(Config::default())
@@ -266,6 +270,10 @@ mod tests {
         assert!(link.notices.is_empty(), "{:?}", link.notices);
         assert_eq!(link.config, c);
         assert_eq!(parse(&format!("?{q}&run=1")).run, true);
+        let b = parse(&format!("?{q}&bench=1&backend=cpu"));
+        assert!(b.bench && !b.run && b.notices.is_empty(), "{b:?}");
+        assert_eq!(b.backend.as_deref(), Some("cpu"));
+        assert!(!parse("bench=0").bench);
     }
 
     #[test]

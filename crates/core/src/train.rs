@@ -242,6 +242,17 @@ impl Trainer {
         Ok(info)
     }
 
+    /// Waits until the device has run every step queued so far: reads back the running loss and
+    /// one logit of the current weights (which depend on the last optimizer update).
+    pub async fn sync(&self) -> Result<(), TrainError> {
+        self.check_loss().await?;
+        let valid = self.model().valid();
+        if let Some(l) = logits_of(&valid, &self.data.images, &self.train_idx[..self.train_idx.len().min(1)], &self.data.device) {
+            read_f32(l).await?;
+        }
+        Ok(())
+    }
+
     async fn check_loss(&self) -> Result<f64, TrainError> {
         let Some(sum) = &self.loss_sum else { return Ok(0.0) };
         let v = f64::from(read_f32(sum.clone()).await?[0]);
