@@ -27,6 +27,8 @@ try {
     console.log(`${t.backend.padEnd(44)} ${(t.batch_norm ? 'BN' : 'no-BN').padEnd(6)} batch ${t.batch_size}: ${t.samples_per_s.toFixed(0).padStart(6)} samples/s (one MNIST epoch ${(60000 / t.samples_per_s).toFixed(1)} s)`);
   }
   console.log(await page.textContent('#bench-comparison'));
+  const lt = await page.evaluate(() => window.__longTasks());
+  console.log(`main thread: ${lt.count} long tasks (> 50 ms), the longest ${lt.maxMs.toFixed(0)} ms`);
   console.log(JSON.stringify(b));
   if (page.errors.length) { console.error(page.errors.join('\n')); code = 1; }
 } catch (e) {

@@ -55,6 +55,17 @@ export async function launch() {
   // The browser's own count of WebGPU buffers: every createBuffer with its size, minus those the
   // garbage collector has finalized (wgpu frees a buffer by dropping it, without destroy()).
   // `window.__gpuBuffers()` forces a collection first (--expose-gc) and waits for finalizers.
+  // How long the main thread was held: every "long task" (> 50 ms) the browser reports.
+  // `window.__longTasks()` gives { count, maxMs } since the page opened.
+  await ctx.addInitScript(() => {
+    const seen = { count: 0, maxMs: 0 };
+    try {
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) { seen.count++; seen.maxMs = Math.max(seen.maxMs, e.duration); }
+      }).observe({ type: 'longtask', buffered: true });
+    } catch { /* no long-task API: figures stay 0 */ }
+    self.__longTasks = () => ({ ...seen });
+  });
   await ctx.addInitScript(() => {
     if (!self.GPUDevice) return;
     const state = { live: 0, bytes: 0, created: 0 };

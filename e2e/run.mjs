@@ -78,10 +78,12 @@ const tests = [
     if (!/^Training on CPU/.test(banner)) throw new Error('banner: ' + banner);
     const v = await checkViews(page);
     results.cpu = await numbers(page);
+    const lt = await page.evaluate(() => window.__longTasks());
     await page.screenshot({ path: path.join(shots, 'results.png'), fullPage: true });
     if (page.errors.length) throw new Error(page.errors.join('\n'));
     await page.close();
-    return `AUC ${v.auc.join(', ')}`;
+    // Reported, not asserted (speed lives in benchmarks): how long the page held the main thread.
+    return `AUC ${v.auc.join(', ')}; main thread: ${lt.count} long tasks (> 50 ms), longest ${lt.maxMs.toFixed(0)} ms`;
   }],
   ['tiny comparison on WebGPU, numbers agree with the CPU run', async () => {
     const page = await open(`?backend=webgpu&run=1&${tiny}`);

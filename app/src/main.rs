@@ -117,6 +117,15 @@ async fn dataset(name: DatasetName, ui: Ui) -> Result<Rc<Dataset>, String> {
     ui.bar.update(|b| b.fraction = 1.0);
     ui.status.set(Status::Loading(format!("Unpacking {file} ({:.1} MB)…", bytes.len() as f64 / 1e6)));
     web::yield_now().await;
+    // The browser un-gzips off the page's critical path; the core's decoder then only parses.
+    let bytes = match web::gunzip(&bytes).await {
+        Some(r) => {
+            let raw = r.map_err(|e| format!("{file}: {e}"))?;
+            drop(bytes); // before decoding: wasm memory keeps its high-water mark for the page's life
+            raw
+        }
+        None => bytes,
+    };
     let d = Rc::new(Dataset::decode(file, &bytes).map_err(|e| format!("{file}: {e}"))?);
     ui.bar.update(|b| b.fraction = 0.0);
     DATASETS.with(|m| m.borrow_mut().insert(file, d.clone()));
@@ -541,11 +550,22 @@ fn pct(x: Option<f64>) -> String {
 
 #[component]
 fn Views(ui: Ui) -> impl IntoView {
-    let report = move || ui.report.get();
-    let accuracy = move || report().map(|r| spotlight_plots::accuracy_curves(&[&r], "Accuracy per epoch")).unwrap_or_default();
-    let grads = move || report().map(|r| spotlight_plots::grad_norm_histograms(&r)).unwrap_or_default();
-    let gamma = move || report().map(|r| spotlight_plots::gamma_sigma_curves(&[&r])).unwrap_or_default();
-    let roc = move || report().filter(|r| r.runs.iter().any(|x| x.attack.is_some())).map(|r| spotlight_plots::roc_curves(&r)).unwrap_or_default();
+    // Each chart redraws only when its own inputs change: the training curves do not redraw when
+    // the attack's results arrive, nor the ROC at every epoch.
+    let training = Memo::new(move |_| {
+        ui.report.get().map(|mut r| {
+            for run in &mut r.runs {
+                run.attack = None;
+                run.attack_error = None;
+            }
+            r
+        })
+    });
+    let attacked = Memo::new(move |_| ui.report.get().filter(|r| r.runs.iter().any(|x| x.attack.is_some())));
+    let accuracy = move || training.get().map(|r| spotlight_plots::accuracy_curves(&[&r], "Accuracy per epoch")).unwrap_or_default();
+    let grads = move || training.get().map(|r| spotlight_plots::grad_norm_histograms(&r)).unwrap_or_default();
+    let gamma = move || training.get().map(|r| spotlight_plots::gamma_sigma_curves(&[&r])).unwrap_or_default();
+    let roc = move || attacked.get().map(|r| spotlight_plots::roc_curves(&r)).unwrap_or_default();
     let has_attack = move || ui.report.with(|r| r.as_ref().is_some_and(|r| r.runs.iter().any(|x| x.attack.is_some())));
     view! {
         <section class="view" id="view-accuracy">
@@ -603,7 +623,7 @@ fn Views(ui: Ui) -> impl IntoView {
                         let (tag, class) = match e.kind { SampleKind::Clean => ("clean", "clean"), SampleKind::Flipped => ("flipped", "flipped"), SampleKind::Ood => ("OOD", "ood") };
                         view! {
                             <figure class=format!("sample {class}")>
-                                <div inner_html=spotlight_plots::image_svg(&e.pixels, 28, 28, 2)></div>
+                                <SampleImage pixels=e.pixels.clone() />
                                 <figcaption>{format!("given {} · true {}", e.label, e.true_label)}<br/><span class="tag">{tag}</span></figcaption>
                             </figure>
                         }
@@ -650,6 +670,23 @@ fn BenchView(ui: Ui) -> impl IntoView {
             )}</p>
         </section>
     }
+}
+
+/// A 28×28 gray-scale sample on a canvas (one element, where an SVG would need 784).
+#[component]
+fn SampleImage(pixels: Vec<u8>) -> impl IntoView {
+    use wasm_bindgen::JsCast;
+    let canvas = NodeRef::<leptos::html::Canvas>::new();
+    Effect::new(move |_| {
+        let Some(c) = canvas.get() else { return };
+        let Ok(Some(ctx)) = c.get_context("2d") else { return };
+        let Ok(ctx) = ctx.dyn_into::<web_sys::CanvasRenderingContext2d>() else { return };
+        let rgba: Vec<u8> = pixels.iter().flat_map(|&p| [p, p, p, 255]).collect();
+        if let Ok(img) = web_sys::ImageData::new_with_u8_clamped_array_and_sh(wasm_bindgen::Clamped(&rgba), 28, 28) {
+            let _ = ctx.put_image_data(&img, 0.0, 0.0);
+        }
+    });
+    view! { <canvas class="digit" width="28" height="28" node_ref=canvas></canvas> }
 }
 
 #[component]
@@ -759,7 +796,21 @@ fn expose_memory_probe() {
     gpu.forget();
 }
 
+// Static constructors (cubecl registers its kernels through `inventory`). Without an explicit call
+// wasm-ld treats the module as "command-style" and re-runs every constructor at the start of every
+// call from JS into wasm — each callback, each resumed future; profiled here at a third of a run's
+// main-thread time. Calling them once, first, turns that wrapping off (inventory's docs).
+#[cfg(target_family = "wasm")]
+unsafe extern "C" {
+    fn __wasm_call_ctors();
+}
+
 fn main() {
+    // SAFETY: runs once, before anything else in the module; the constructors only register statics.
+    #[cfg(target_family = "wasm")]
+    unsafe {
+        __wasm_call_ctors();
+    }
     console_error_panic_hook::set_once();
     expose_memory_probe();
     spotlight_core::yielder::install(|| Box::pin(web::yield_now()));

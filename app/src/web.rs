@@ -45,6 +45,36 @@ pub async fn fetch_bytes(url: &str, mut progress: impl FnMut(u64, Option<u64>)) 
     Ok(out)
 }
 
+// `DecompressionStream` is behind web-sys's unstable-API flag; this is the part of it we use.
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    type DecompressionStream;
+    #[wasm_bindgen(constructor, catch)]
+    fn new(format: &str) -> Result<DecompressionStream, JsValue>;
+    #[wasm_bindgen(method, getter)]
+    fn readable(this: &DecompressionStream) -> web_sys::ReadableStream;
+    #[wasm_bindgen(method, getter)]
+    fn writable(this: &DecompressionStream) -> web_sys::WritableStream;
+}
+
+/// Un-gzips bytes with the browser's own `DecompressionStream`, asynchronously, so that a large
+/// dataset does not hold the page while it unpacks. `None` where the browser lacks it.
+pub async fn gunzip(bytes: &[u8]) -> Option<Result<Vec<u8>, String>> {
+    let ds = DecompressionStream::new("gzip").ok()?;
+    Some(
+        async {
+            let parts = js_sys::Array::of1(&Uint8Array::from(bytes));
+            let blob = web_sys::Blob::new_with_u8_array_sequence(&parts).map_err(js_err)?;
+            let pair = web_sys::ReadableWritablePair::new(&ds.readable(), &ds.writable());
+            let out = blob.stream().pipe_through(&pair);
+            let resp = web_sys::Response::new_with_opt_readable_stream(Some(&out)).map_err(js_err)?;
+            let buf = JsFuture::from(resp.array_buffer().map_err(js_err)?).await.map_err(|e| format!("not valid gzip ({})", js_err(e)))?;
+            Ok(Uint8Array::new(&buf).to_vec())
+        }
+        .await,
+    )
+}
+
 /// Resolves after the browser had a turn (a `setTimeout(0)`).
 pub async fn yield_now() {
     let p = Promise::new(&mut |resolve, _| {

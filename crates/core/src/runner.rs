@@ -11,7 +11,7 @@ use crate::data::Dataset;
 use crate::data::transforms::SampleKind;
 use crate::experiment::{DeviceData, ExperimentData};
 use crate::report::{ModelRun, Report};
-use crate::train::{Trainer, logits_of, read_f32};
+use crate::train::{Trainer, read_logits};
 
 /// The most-exposed members listed per model.
 pub const EXPOSED_SHOWN: usize = 16;
@@ -129,6 +129,8 @@ pub struct Experiment {
     shadows: ShadowState,
     phase: Phase,
     steps_done: usize,
+    /// Models attacked so far (in the attack phase).
+    attacked: usize,
 }
 
 fn shadow_seed(seed: u64, variant: usize, k: usize) -> u64 {
@@ -173,6 +175,7 @@ impl Experiment {
             shadows,
             phase: Phase::Targets,
             steps_done: 0,
+            attacked: 0,
         })
     }
 
@@ -221,9 +224,19 @@ impl Experiment {
             Phase::Targets => self.advance_targets().await,
             Phase::Shadows => self.advance_shadows().await,
             Phase::Attack => {
-                self.attack_all().await;
-                self.phase = Phase::Done;
-                self.progress(None, 0, 0, false)
+                // One model's attack per unit of work.
+                let v = self.attacked;
+                self.attacked += 1;
+                if self.config.shadow_models > 0 && v < self.variants.len() && self.runs[v].error.is_none() {
+                    match self.attack_one(v).await {
+                        Ok(a) => self.runs[v].attack = Some(a),
+                        Err(e) => self.runs[v].attack_error = Some(e),
+                    }
+                }
+                if self.attacked >= self.variants.len() {
+                    self.phase = Phase::Done;
+                }
+                self.progress(self.variants.get(v).copied(), 0, 0, false)
             }
             Phase::Done => self.progress(None, 0, 0, false),
         }
@@ -327,27 +340,9 @@ impl Experiment {
 
     async fn scores_of(&self, model: &crate::model::LeNet, idx: &[usize]) -> Result<attack::Scores, String> {
         let valid = burn::module::Module::valid(model);
-        let Some(logits) = logits_of(&valid, &self.device_data.images, idx, &self.device_data.device) else {
-            return Ok(attack::Scores { loss: vec![], confidence: vec![], phi: vec![] });
-        };
-        let z = read_f32(logits).await.map_err(|e| e.to_string())?;
+        let z = read_logits(&valid, &self.device_data.images, idx, &self.device_data.device).await.map_err(|e| e.to_string())?;
         let labels: Vec<u8> = idx.iter().map(|&i| self.data.pool.labels[i]).collect();
         Ok(attack::scores(&z, usize::from(self.data.classes), &labels))
-    }
-
-    async fn attack_all(&mut self) {
-        if self.config.shadow_models == 0 {
-            return;
-        }
-        for v in 0..self.variants.len() {
-            if self.runs[v].error.is_some() {
-                continue;
-            }
-            match self.attack_one(v).await {
-                Ok(a) => self.runs[v].attack = Some(a),
-                Err(e) => self.runs[v].attack_error = Some(e),
-            }
-        }
     }
 
     async fn attack_one(&self, v: usize) -> Result<AttackReport, String> {

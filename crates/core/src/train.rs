@@ -31,8 +31,9 @@ use crate::report::{EpochRecord, GradNorms, LayerGammaSigma};
 /// The loss is read back and checked for NaN/inf every this many steps (and at each epoch's end).
 pub const CHECK_EVERY: usize = 16;
 
-/// Samples per forward pass when evaluating.
-const EVAL_CHUNK: usize = 1000;
+/// Samples per forward pass when evaluating: small enough that one chunk on a CPU backend in a
+/// browser holds the page for well under 100 ms; the host may breathe between chunks.
+const EVAL_CHUNK: usize = 256;
 
 /// Why training stopped.
 #[derive(Clone, Debug, PartialEq)]
@@ -417,6 +418,19 @@ pub async fn predict(model: &LeNet, images: &Tensor<4>, idx: &[usize], device: &
     for chunk in idx.chunks(EVAL_CHUNK) {
         if let Some(l) = logits_of(model, images, chunk, device) {
             out.extend(read_i64(l.argmax(1).flatten::<1>(0, 1)).await?);
+        }
+        crate::yielder::pause().await;
+    }
+    Ok(out)
+}
+
+/// Logits of the images at `idx` read back to the host, row-major (`idx.len()` × classes): one
+/// chunk at a time, letting the host breathe between chunks (model without autodiff).
+pub async fn read_logits(model: &LeNet, images: &Tensor<4>, idx: &[usize], device: &Device) -> Result<Vec<f32>, TrainError> {
+    let mut out = Vec::new();
+    for chunk in idx.chunks(EVAL_CHUNK) {
+        if let Some(l) = logits_of(model, images, chunk, device) {
+            out.extend(read_f32(l).await?);
         }
         crate::yielder::pause().await;
     }

@@ -256,32 +256,9 @@ pub fn roc_curves(report: &Report) -> String {
     })
 }
 
-/// A grayscale image as SVG (one rect per non-black pixel), `scale` px per pixel.
-pub fn image_svg(pixels: &[u8], rows: usize, cols: usize, scale: usize) -> String {
-    let mut s = format!(
-        "<svg xmlns='http://www.w3.org/2000/svg' width='{}' height='{}' viewBox='0 0 {cols} {rows}' shape-rendering='crispEdges'><rect width='{cols}' height='{rows}' fill='black'/>",
-        cols * scale,
-        rows * scale
-    );
-    for (i, &p) in pixels.iter().enumerate().take(rows * cols) {
-        if p > 8 {
-            s.push_str(&format!("<rect x='{}' y='{}' width='1' height='1' fill='rgb({p},{p},{p})'/>", i % cols, i / cols));
-        }
-    }
-    s.push_str("</svg>");
-    s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn image_svg_has_one_rect_per_lit_pixel() {
-        let s = image_svg(&[0, 255, 100, 0], 2, 2, 3);
-        assert_eq!(s.matches("<rect").count(), 3);
-        assert!(s.contains("width='6'"));
-    }
 
     #[test]
     fn empty_report_charts_do_not_panic() {
