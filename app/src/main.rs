@@ -420,6 +420,31 @@ fn Toggle(ui: Ui, label: &'static str, get: fn(&Config) -> bool, set: fn(&mut Co
     }
 }
 
+/// A `<select>` over one of the config's choices: `options` are (value, text) pairs.
+#[component]
+fn Choice(
+    ui: Ui,
+    label: &'static str,
+    name: &'static str,
+    options: &'static [(&'static str, &'static str)],
+    get: fn(&Config) -> &'static str,
+    set: fn(&mut Config, &str),
+) -> impl IntoView {
+    view! {
+        <label class="field">
+            <span>{label}</span>
+            <select name=name prop:value=move || ui.config.with(get)
+                on:change=move |ev| {
+                    let mut c = ui.config.get_untracked();
+                    set(&mut c, &event_target_value(&ev));
+                    ui.set_config(c);
+                }>
+                {options.iter().map(|&(v, t)| view! { <option value=v>{t}</option> }).collect_view()}
+            </select>
+        </label>
+    }
+}
+
 #[component]
 fn Controls(ui: Ui) -> impl IntoView {
     let running = move || matches!(ui.status.get(), Status::Running | Status::Loading(_));
@@ -442,34 +467,16 @@ fn Controls(ui: Ui) -> impl IntoView {
                     {preset_names.into_iter().enumerate().map(|(i, n)| view! { <option value=i.to_string()>{n}</option> }).collect_view()}
                 </select>
             </label>
-            <label class="field">
-                <span>"Dataset"</span>
-                <select name="dataset" prop:value=move || if ui.config.with(|c| c.dataset) == DatasetName::Mnist { "mnist" } else { "fashion" }
-                    on:change=move |ev| {
-                        let mut c = ui.config.get_untracked();
-                        c.dataset = if event_target_value(&ev) == "fashion" { DatasetName::Fashion } else { DatasetName::Mnist };
-                        ui.set_config(c);
-                    }>
-                    <option value="mnist">"MNIST"</option>
-                    <option value="fashion">"Fashion-MNIST"</option>
-                </select>
-            </label>
+            <Choice ui label="Dataset" name="dataset" options=&[("mnist", "MNIST"), ("fashion", "Fashion-MNIST")]
+                get=|c| if c.dataset == DatasetName::Mnist { "mnist" } else { "fashion" }
+                set=|c, v| c.dataset = if v == "fashion" { DatasetName::Fashion } else { DatasetName::Mnist } />
             <Toggle ui label="Compare BN and no-BN side by side" name="compare" get=|c| c.compare set=|c, v| c.compare = v />
             <Toggle ui label="BatchNorm (single model)" name="batch_norm" get=|c| c.batch_norm set=|c, v| c.batch_norm = v />
             <Slider ui field="label_noise" label="Flipped labels" />
             <Slider ui field="ood_fraction" label="OOD images" />
-            <label class="field">
-                <span>"OOD source"</span>
-                <select name="ood_source" prop:value=move || if ui.config.with(|c| c.ood_source) == OodSourceName::Shuffle { "shuffle" } else { "other" }
-                    on:change=move |ev| {
-                        let mut c = ui.config.get_untracked();
-                        c.ood_source = if event_target_value(&ev) == "other" { OodSourceName::Other } else { OodSourceName::Shuffle };
-                        ui.set_config(c);
-                    }>
-                    <option value="shuffle">"pixel-shuffled images"</option>
-                    <option value="other">"the other dataset"</option>
-                </select>
-            </label>
+            <Choice ui label="OOD source" name="ood_source" options=&[("shuffle", "pixel-shuffled images"), ("other", "the other dataset")]
+                get=|c| if c.ood_source == OodSourceName::Shuffle { "shuffle" } else { "other" }
+                set=|c, v| c.ood_source = if v == "other" { OodSourceName::Other } else { OodSourceName::Shuffle } />
             <Toggle ui label="γ/σ regularizer" name="regularizer" get=|c| c.regularizer set=|c, v| c.regularizer = v />
             <NumberField ui field="reg_strength" label="strength λ" step="0.01" />
             <NumberField ui field="epochs" label="Epochs" step="1" />
@@ -477,18 +484,9 @@ fn Controls(ui: Ui) -> impl IntoView {
             <NumberField ui field="test_size" label="Test samples" step="100" />
             <NumberField ui field="learning_rate" label="Learning rate" step="0.0001" />
             <NumberField ui field="batch_size" label="Batch size" step="1" />
-            <label class="field">
-                <span>"Optimizer"</span>
-                <select name="optimizer" prop:value=move || if ui.config.with(|c| c.optimizer) == OptimizerName::Adam { "adam" } else { "sgd" }
-                    on:change=move |ev| {
-                        let mut c = ui.config.get_untracked();
-                        c.optimizer = if event_target_value(&ev) == "sgd" { OptimizerName::Sgd } else { OptimizerName::Adam };
-                        ui.set_config(c);
-                    }>
-                    <option value="adam">"Adam"</option>
-                    <option value="sgd">"SGD (momentum 0.9)"</option>
-                </select>
-            </label>
+            <Choice ui label="Optimizer" name="optimizer" options=&[("adam", "Adam"), ("sgd", "SGD (momentum 0.9)")]
+                get=|c| if c.optimizer == OptimizerName::Adam { "adam" } else { "sgd" }
+                set=|c, v| c.optimizer = if v == "sgd" { OptimizerName::Sgd } else { OptimizerName::Adam } />
             <NumberField ui field="shadow_models" label="Shadow models (attack)" step="1" />
             <NumberField ui field="probe_size" label="Gradient probe per group" step="1" />
             <label class="field">
