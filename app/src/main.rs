@@ -33,6 +33,13 @@ enum Status {
     LoadFailed(String),
 }
 
+impl Status {
+    /// Whether a run is loading or training.
+    fn busy(&self) -> bool {
+        matches!(self, Status::Running | Status::Loading(_))
+    }
+}
+
 /// The progress bar's numbers.
 #[derive(Clone, Debug, PartialEq, Default)]
 struct Bar {
@@ -291,7 +298,7 @@ struct Ui {
 impl Ui {
     /// Whether a run is loading or training.
     fn busy(self) -> bool {
-        matches!(self.status.get_untracked(), Status::Running | Status::Loading(_))
+        self.status.with_untracked(Status::busy)
     }
 
     fn start(self) {
@@ -447,7 +454,7 @@ fn Choice(
 
 #[component]
 fn Controls(ui: Ui) -> impl IntoView {
-    let running = move || matches!(ui.status.get(), Status::Running | Status::Loading(_));
+    let running = move || ui.status.with(Status::busy);
     let blocked = move || running() || ui.bench_running.get();
     let copied = RwSignal::new(String::new());
     let link_text = move || format!("{}?{}", web::base_url(), share_query(&ui.config.get(), ui.backend_pref.get()));
@@ -648,7 +655,7 @@ fn BenchView(ui: Ui) -> impl IntoView {
                "<code>"bench=1"</code>" to run it at once."</p>
             <div class="buttons">
                 <button id="bench-run" on:click=move |_| spawn_local(run_bench(ui))
-                    disabled=move || ui.bench_running.get() || matches!(ui.status.get(), Status::Running | Status::Loading(_))>"Run benchmark"</button>
+                    disabled=move || ui.bench_running.get() || ui.status.with(Status::busy)>"Run benchmark"</button>
                 <button id="export-bench" on:click=export disabled=move || ui.bench.with(|b| b.throughput.is_empty())>"Export benchmark (JSON)"</button>
             </div>
             <p id="bench-note">{move || ui.bench_note.get()}</p>
