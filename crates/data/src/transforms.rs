@@ -133,27 +133,54 @@ pub fn corrupt(
     ood_source: OodSource<'_>,
     seed: u64,
 ) -> Corrupted {
+    corrupt_stratified(images, labels, pixels, classes, label_noise, ood_fraction, ood_source, &vec![0; labels.len()], seed)
+}
+
+/// [`corrupt`] within each stratum separately: stratum `s` (the samples `i` with
+/// `strata[i] == s`, e.g. members and non-members) gets exactly `round(ood_fraction · n_s)` OOD
+/// samples and `round(label_noise · n_s)` flipped ones, so "5 % of the training set" is exactly
+/// true of the members. Same seed and strata → same result.
+#[allow(clippy::too_many_arguments)]
+pub fn corrupt_stratified(
+    images: &[u8],
+    labels: &[u8],
+    pixels: usize,
+    classes: u8,
+    label_noise: f64,
+    ood_fraction: f64,
+    ood_source: OodSource<'_>,
+    strata: &[u8],
+    seed: u64,
+) -> Corrupted {
     let n = labels.len();
     assert_eq!(images.len(), n * pixels, "images and labels disagree");
+    assert_eq!(strata.len(), n, "one stratum per sample");
     let mut out = Corrupted {
         images: images.to_vec(),
         labels: labels.to_vec(),
         true_labels: labels.to_vec(),
         kinds: vec![SampleKind::Clean; n],
     };
-    let mut rng = Rng::derive(seed, "ood");
-    let n_ood = count_for(ood_fraction, n);
-    let mut ood = rng.sample_indices(n, n_ood);
-    ood.sort_unstable();
-    inject_ood_at(&mut out.images, &mut out.labels, pixels, &ood, classes, ood_source, &mut rng);
-    for &i in &ood {
-        out.kinds[i] = SampleKind::Ood;
-    }
-    let eligible: Vec<usize> = (0..n).filter(|&i| out.kinds[i] == SampleKind::Clean).collect();
-    let mut rng = Rng::derive(seed, "flip");
-    let flipped = flip_labels_among(&mut out.labels, &eligible, count_for(label_noise, n), classes, &mut rng);
-    for &i in &flipped {
-        out.kinds[i] = SampleKind::Flipped;
+    let mut ids: Vec<u8> = strata.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    let mut ood_rng = Rng::derive(seed, "ood");
+    let mut flip_rng = Rng::derive(seed, "flip");
+    for s in ids {
+        let members: Vec<usize> = (0..n).filter(|&i| strata[i] == s).collect();
+        let m = members.len();
+        let mut ood: Vec<usize> =
+            ood_rng.sample_indices(m, count_for(ood_fraction, m)).into_iter().map(|j| members[j]).collect();
+        ood.sort_unstable();
+        inject_ood_at(&mut out.images, &mut out.labels, pixels, &ood, classes, ood_source, &mut ood_rng);
+        for &i in &ood {
+            out.kinds[i] = SampleKind::Ood;
+        }
+        let eligible: Vec<usize> = members.iter().copied().filter(|&i| out.kinds[i] == SampleKind::Clean).collect();
+        let flipped = flip_labels_among(&mut out.labels, &eligible, count_for(label_noise, m), classes, &mut flip_rng);
+        for &i in &flipped {
+            out.kinds[i] = SampleKind::Flipped;
+        }
     }
     out
 }
@@ -248,6 +275,23 @@ mod tests {
             assert_eq!(a, b);
         }
         assert_eq!(c, corrupt(&images, &l, px, 10, 0.2, 0.05, OodSource::PixelShuffle, 3));
+    }
+
+    #[test]
+    fn stratified_corruption_is_exact_in_each_stratum() {
+        let n = 1000;
+        let px = 4;
+        let images: Vec<u8> = (0..n * px).map(|i| (i % 251) as u8).collect();
+        let l = labels(n);
+        // Strata of 700 and 300: 5 % flips and 2 % OOD must be exact in each.
+        let strata: Vec<u8> = (0..n).map(|i| u8::from(i % 10 < 3)).collect();
+        let c = corrupt_stratified(&images, &l, px, 10, 0.05, 0.02, OodSource::PixelShuffle, &strata, 5);
+        for (s, size) in [(0u8, 700usize), (1, 300)] {
+            let count = |kind| (0..n).filter(|&i| strata[i] == s && c.kinds[i] == kind).count();
+            assert_eq!(count(SampleKind::Flipped), (0.05 * size as f64).round() as usize, "stratum {s}");
+            assert_eq!(count(SampleKind::Ood), (0.02 * size as f64).round() as usize, "stratum {s}");
+        }
+        assert_eq!(c, corrupt_stratified(&images, &l, px, 10, 0.05, 0.02, OodSource::PixelShuffle, &strata, 5));
     }
 
     #[test]
