@@ -13,8 +13,9 @@
 //! **online** score is the log-likelihood ratio log N(φ; μ_in, σ_in²) − log N(φ; μ_out, σ_out²); the
 //! **offline** score uses OUT only, one-sided: log Φ((φ − μ_out)/σ_out) (large when φ is above what
 //! non-members reach). With fewer than [`GLOBAL_VARIANCE_BELOW`] shadow models the variances are
-//! global (pooled over all candidates), as the paper's reference code does for small K; means are
-//! always per candidate.
+//! global, as the paper's reference code does for small K (see `global_vars`: within-candidate
+//! variances pooled over candidates, IN and OUT together for a side that has none, e.g. K odd);
+//! means are always per candidate.
 
 use serde::{Deserialize, Serialize};
 
@@ -99,8 +100,9 @@ fn mean(v: &[f64]) -> f64 {
     v.iter().sum::<f64>() / v.len() as f64
 }
 
-fn pooled_var(groups: &[Vec<f64>]) -> f64 {
-    // Variance of the values around their own candidate's mean, pooled over candidates.
+/// Squared deviations of the values around their own candidate's mean, summed over candidates,
+/// and the degrees of freedom they carry.
+fn within_ss(groups: &[Vec<f64>]) -> (f64, usize) {
     let (mut ss, mut n) = (0.0, 0usize);
     for g in groups {
         if g.len() > 1 {
@@ -109,7 +111,33 @@ fn pooled_var(groups: &[Vec<f64>]) -> f64 {
             n += g.len() - 1;
         }
     }
-    if n == 0 { 1.0 } else { (ss / n as f64).max(1e-12) }
+    (ss, n)
+}
+
+/// The variance of every value of every candidate around their common mean (the reference
+/// code's fixed variance, `np.std(dat_in)`); 1.0 if there are fewer than two values.
+fn total_var(groups: &[Vec<f64>]) -> f64 {
+    let all: Vec<f64> = groups.iter().flatten().copied().collect();
+    if all.len() < 2 {
+        return 1.0;
+    }
+    let m = mean(&all);
+    (all.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (all.len() - 1) as f64).max(1e-12)
+}
+
+/// The global IN and OUT variances: each side's within-candidate variance pooled over candidates.
+/// A side whose candidates have one value each (K odd: ⌊K/2⌋ = 1 IN model) has no within
+/// estimate; it takes the IN+OUT pooled one. With no within estimate at all (K = 2), each side
+/// takes the variance of all its values around their common mean.
+fn global_vars(phi_in: &[Vec<f64>], phi_out: &[Vec<f64>]) -> (f64, f64) {
+    let (ss_in, n_in) = within_ss(phi_in);
+    let (ss_out, n_out) = within_ss(phi_out);
+    if n_in + n_out == 0 {
+        return (total_var(phi_in), total_var(phi_out));
+    }
+    let both = ((ss_in + ss_out) / (n_in + n_out) as f64).max(1e-12);
+    let side = |ss: f64, n: usize| if n == 0 { both } else { (ss / n as f64).max(1e-12) };
+    (side(ss_in, n_in), side(ss_out, n_out))
 }
 
 fn own_var(g: &[f64], fallback: f64) -> f64 {
@@ -155,8 +183,7 @@ fn erfc(x: f64) -> f64 {
 /// shadow φ values.
 pub fn lira(target_phi: &[f64], phi_in: &[Vec<f64>], phi_out: &[Vec<f64>], shadows: usize) -> Result<(Vec<f64>, Vec<f64>), AttackError> {
     let global = shadows < GLOBAL_VARIANCE_BELOW;
-    let var_in_g = pooled_var(phi_in);
-    let var_out_g = pooled_var(phi_out);
+    let (var_in_g, var_out_g) = global_vars(phi_in, phi_out);
     let mut online = Vec::with_capacity(target_phi.len());
     let mut offline = Vec::with_capacity(target_phi.len());
     for (i, &phi) in target_phi.iter().enumerate() {
@@ -356,6 +383,21 @@ mod tests {
     /// LiRA on synthetic φ: IN ~ N(1, 1), OUT ~ N(0, 1). The likelihood ratio is then optimal and
     /// its AUC is Φ(Δμ / √2) = Φ(0.7071) = 0.76025. 4,000 members + 4,000 non-members, 16 shadow
     /// values per side: the AUC's sampling s.d. is about 0.006; tolerance 0.025.
+    #[test]
+    fn odd_shadow_counts_pool_in_and_out_variances() {
+        // K = 3: one IN value per candidate (no within estimate), two OUT values each.
+        let phi_in: Vec<Vec<f64>> = (0..50).map(|i| vec![i as f64]).collect();
+        let phi_out: Vec<Vec<f64>> = (0..50).map(|i| vec![i as f64 - 1.0, i as f64 + 1.0]).collect();
+        let (vi, vo) = global_vars(&phi_in, &phi_out);
+        // Each OUT pair deviates ±1 around its mean: ss = 2 per candidate, 1 dof each → 2.0.
+        assert!(near(vo, 2.0), "{vo}");
+        assert!(near(vi, 2.0), "the IN side borrows the pooled estimate, not 1.0: {vi}");
+        // K = 2: no within estimate on either side → the spread of all values.
+        let one: Vec<Vec<f64>> = (0..3).map(|i| vec![2.0 * i as f64]).collect();
+        let (vi, _) = global_vars(&one, &one);
+        assert!(near(vi, 4.0), "{vi}");
+    }
+
     #[test]
     fn lira_on_synthetic_gaussians_reaches_the_analytical_auc() {
         let mut rng = Rng::new(5);

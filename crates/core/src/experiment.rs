@@ -71,7 +71,11 @@ impl ExperimentData {
                 OodSource::Pool(&other.train.images)
             }
         };
-        let pool = transforms::corrupt(
+        // Members first, then the corruption within members and within non-members, so that
+        // "5 % flipped" is exactly true of the training set.
+        let is_member = if attack { transforms::member_split(pool_size, 0.5, config.seed) } else { vec![true; pool_size] };
+        let strata: Vec<u8> = is_member.iter().map(|&m| u8::from(m)).collect();
+        let pool = transforms::corrupt_stratified(
             &images,
             &labels,
             px,
@@ -79,9 +83,9 @@ impl ExperimentData {
             config.label_noise,
             config.ood_fraction,
             source,
+            &strata,
             config.seed,
         );
-        let is_member = if attack { transforms::member_split(pool_size, 0.5, config.seed) } else { vec![true; pool_size] };
         let (mean, std) = pixel_stats(&dataset.train.images);
         Ok(Self {
             classes: dataset.classes,

@@ -3,13 +3,16 @@
 //!
 //! data ([`data`]: load, flip labels, inject OOD, member split) → model ([`model`]: LeNet ± BN,
 //! γ/σ read-out and regularizer) → train ([`train`]: a loop you can step) → experiment
-//! ([`config::Config`] in, [`report::Report`] out).
+//! ([`config::Config`] in, [`report::Report`] out: [`runner::Experiment`] steps it for the app,
+//! [`jobs`] cuts it into one job per model for sharded, resumable runs) → the paper's claims
+//! ([`paper`]).
 
 pub mod attack;
 pub mod backend;
 pub mod bench;
 pub mod config;
 pub mod experiment;
+pub mod jobs;
 pub mod link;
 pub mod model;
 pub mod paper;

@@ -10,7 +10,8 @@ pub struct Report {
     pub config: Config,
     /// Which backend ran (e.g. "ndarray (CPU)", "wgpu: google/swiftshader").
     pub backend: String,
-    /// One per trained model: BN first, then no-BN, in compare mode.
+    /// One per trained model: BN first, then no-BN, in compare mode. Each model's `epochs` start
+    /// with epoch 0, the untrained model.
     pub runs: Vec<ModelRun>,
 }
 
@@ -32,7 +33,43 @@ pub struct ModelRun {
 impl ModelRun {
     /// The last epoch's record.
     pub fn last(&self) -> Option<&EpochRecord> {
-        self.epochs.last()
+        self.epochs.last().filter(|e| e.epoch > 0)
+    }
+
+    /// The trained epochs (1, 2, …), without the epoch-0 measurement.
+    pub fn trained(&self) -> impl Iterator<Item = &EpochRecord> {
+        self.epochs.iter().filter(|e| e.epoch > 0)
+    }
+
+    /// The epoch-0 measurement (before any step), if taken.
+    pub fn initial(&self) -> Option<&EpochRecord> {
+        self.epochs.first().filter(|e| e.epoch == 0)
+    }
+
+    /// Per-sample gradient norms over the whole run: the mean over the trained epochs of the
+    /// median clean and the median noisy norm. `None` if a group was never probed.
+    pub fn grad_norm_summary(&self) -> Option<GradNormSummary> {
+        let (mut c, mut n, mut k) = (0.0, 0.0, 0usize);
+        for e in self.trained() {
+            c += median(&e.grad_norms.clean)?;
+            n += median(&e.grad_norms.noisy)?;
+            k += 1;
+        }
+        (k > 0).then(|| GradNormSummary { clean: c / k as f64, noisy: n / k as f64 })
+    }
+}
+
+/// Mean over the trained epochs of the median per-sample gradient norm, per group.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GradNormSummary {
+    pub clean: f64,
+    pub noisy: f64,
+}
+
+impl GradNormSummary {
+    /// noisy / clean.
+    pub fn ratio(&self) -> f64 {
+        self.noisy / self.clean.max(1e-12)
     }
 }
 
@@ -61,26 +98,45 @@ pub struct EpochRecord {
     pub grad_norms: GradNorms,
 }
 
-/// γ/σ of one BN layer.
+/// γ/σ of one BN layer, at the epoch's end (epoch 0: before any step). "Batch σ" is the batch
+/// standard deviation √(Var_B + ε) on the trainer's fixed measurement batch (the paper's σ),
+/// with the running statistics left alone.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LayerGammaSigma {
     pub layer: String,
-    /// Mean over the epoch's steps of mean_c |γ_c| / σ_c with the batch σ.
+    /// mean_c |γ_c| / σ_c with the batch σ.
     pub batch: f64,
-    /// mean_c |γ_c| / σ_c with the running σ at the epoch's end.
-    pub running: f64,
-    /// mean_c |γ_c| at the epoch's end.
-    pub mean_gamma: f64,
-    /// Fraction of channels whose running γ/σ is above 1.
+    /// median_c |γ_c| / σ_c with the batch σ (what claim (d) decides on: a few near-zero-variance
+    /// channels cannot carry it).
+    pub batch_median: f64,
+    /// Fraction of channels whose batch γ/σ is above 1.
     pub frac_above_one: f64,
+    /// mean_c |γ_c| / σ_c with the running σ (what inference divides by).
+    pub running: f64,
+    /// mean_c |γ_c|.
+    pub mean_gamma: f64,
+    /// Mean over the epoch's training steps of mean_c |γ_c| / σ_c with each step's batch σ
+    /// (`None` at epoch 0).
+    #[serde(default)]
+    pub steps: Option<f64>,
 }
 
-/// Per-sample gradient L2 norms, ‖∇_θ ℓ(x, y)‖₂ over all parameters, with BN on running statistics.
+/// Per-sample gradient L2 norms, ‖∇_θ ℓ(x, y)‖₂ over all parameters, of each probe sample's own
+/// loss inside a training batch (BN on batch statistics; see `train.rs`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct GradNorms {
     pub clean: Vec<f32>,
     /// Flipped and OOD samples.
     pub noisy: Vec<f32>,
+}
+
+/// The name of a model variant in an experiment: "BN + γ/σ reg", "BN" or "no-BN".
+pub fn variant_name(config: &Config, batch_norm: bool) -> &'static str {
+    match (batch_norm, config.regularizer) {
+        (true, true) => "BN + γ/σ reg",
+        (true, false) => "BN",
+        (false, _) => "no-BN",
+    }
 }
 
 /// The median of values (`None` if empty).

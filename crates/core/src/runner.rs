@@ -30,6 +30,10 @@ pub struct AttackReport {
     pub loss: Roc,
     pub lira_online: Roc,
     pub lira_offline: Roc,
+    /// LiRA (online) on the noisy candidates alone: flipped and OOD members vs flipped and OOD
+    /// non-members (`None` without noisy samples on both sides).
+    #[serde(default)]
+    pub lira_noisy: Option<Roc>,
     /// Mean LiRA (online) score by kind, of members and of non-members.
     pub group_means: Vec<GroupMean>,
     /// The members LiRA is most sure of, most sure first.
@@ -53,8 +57,8 @@ pub struct Exposed {
     pub kind: SampleKind,
     /// The label it was trained with.
     pub label: u8,
-    /// The dataset's label.
-    pub true_label: u8,
+    /// The dataset's label (`None` for an OOD image: it belongs to no class).
+    pub true_label: Option<u8>,
     pub score: f64,
     /// The (possibly OOD) training image, row-major u8.
     pub pixels: Vec<u8>,
@@ -106,9 +110,8 @@ impl Progress {
 
 struct ShadowState {
     keep: Vec<Vec<bool>>,
-    /// Per variant: per candidate, φ of the shadows it was IN / OUT for.
-    phi_in: Vec<Vec<Vec<f64>>>,
-    phi_out: Vec<Vec<Vec<f64>>>,
+    /// Per variant, per shadow model: φ of every candidate (`None` if that shadow diverged).
+    phi: Vec<Vec<Option<Vec<f64>>>>,
     /// Training steps of each shadow model (one variant).
     steps: Vec<usize>,
     variant: usize,
@@ -133,8 +136,112 @@ pub struct Experiment {
     attacked: usize,
 }
 
-fn shadow_seed(seed: u64, variant: usize, k: usize) -> u64 {
+/// The seed of shadow model `k` of model variant `variant`.
+pub fn shadow_seed(seed: u64, variant: usize, k: usize) -> u64 {
     seed ^ (0x5eed_0000 + (variant as u64) * 1000 + k as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// Which candidates each shadow model trains on (none when the attack is off).
+pub fn shadow_keep(config: &Config, candidates: usize) -> Vec<Vec<bool>> {
+    let k = if config.shadow_models >= 2 { config.shadow_models } else { 0 };
+    attack::shadow_membership(candidates, k, config.seed)
+}
+
+/// The trainer of shadow model `k` of variant `variant` (BN or not: `bn`).
+pub fn shadow_trainer(
+    config: &Config,
+    bn: bool,
+    variant: usize,
+    k: usize,
+    keep: &[bool],
+    data: &ExperimentData,
+    device_data: &DeviceData,
+) -> Trainer {
+    let idx: Vec<usize> = (0..keep.len()).filter(|&i| keep[i]).collect();
+    Trainer::new(config, bn, data, device_data, idx, shadow_seed(config.seed, variant, k))
+}
+
+/// The attack scores (loss, confidence, φ) of a model on every candidate of the pool.
+pub async fn pool_scores(model: &crate::model::LeNet, data: &ExperimentData, device_data: &DeviceData) -> Result<attack::Scores, String> {
+    let valid = burn::module::Module::valid(model);
+    let all: Vec<usize> = (0..data.pool.labels.len()).collect();
+    let z = read_logits(&valid, &device_data.images, &all, &device_data.device).await.map_err(|e| e.to_string())?;
+    Ok(attack::scores(&z, usize::from(data.classes), &data.pool.labels))
+}
+
+/// One model's attack report, from its scores on the pool and the φ of its shadow models
+/// (`shadow_phi[k]`, `None` for a shadow that diverged; `keep[k]` its members). The app's
+/// [`Experiment`] and the CLI's sharded jobs (`jobs.rs`) both end here.
+pub fn attack_report(
+    config: &Config,
+    data: &ExperimentData,
+    target: &attack::Scores,
+    keep: &[Vec<bool>],
+    shadow_phi: &[Option<Vec<f64>>],
+) -> Result<AttackReport, String> {
+    let n = data.pool.labels.len();
+    let mut phi_in = vec![Vec::new(); n];
+    let mut phi_out = vec![Vec::new(); n];
+    for (k, phi) in shadow_phi.iter().enumerate() {
+        let Some(phi) = phi else { continue };
+        for (i, &v) in phi.iter().enumerate() {
+            if keep[k][i] { phi_in[i].push(v) } else { phi_out[i].push(v) }
+        }
+    }
+    let split = |scores: &[f64], keep_i: &dyn Fn(usize) -> bool| -> (Vec<f64>, Vec<f64>) {
+        let m = (0..n).filter(|&i| keep_i(i) && data.is_member[i]).map(|i| scores[i]).collect();
+        let o = (0..n).filter(|&i| keep_i(i) && !data.is_member[i]).map(|i| scores[i]).collect();
+        (m, o)
+    };
+    let every = |_: usize| true;
+    let neg_loss: Vec<f64> = target.loss.iter().map(|l| -l).collect();
+    let (m, o) = split(&neg_loss, &every);
+    let mut loss = attack::roc(&m, &o).map_err(|e| e.to_string())?;
+    let (online, offline) = attack::lira(&target.phi, &phi_in, &phi_out, config.shadow_models).map_err(|e| e.to_string())?;
+    let (m, o) = split(&online, &every);
+    let mut lira_online = attack::roc(&m, &o).map_err(|e| e.to_string())?;
+    let (m, o) = split(&offline, &every);
+    let mut lira_offline = attack::roc(&m, &o).map_err(|e| e.to_string())?;
+    let (m, o) = split(&online, &|i| data.kind(i) != SampleKind::Clean);
+    let mut lira_noisy = attack::roc(&m, &o).ok();
+    for r in [&mut loss, &mut lira_online, &mut lira_offline].into_iter().chain(lira_noisy.as_mut()) {
+        r.points = r.downsampled(ROC_POINTS);
+    }
+    let mut group_means = Vec::new();
+    for kind in [SampleKind::Clean, SampleKind::Flipped, SampleKind::Ood] {
+        for member in [true, false] {
+            let vals: Vec<f64> =
+                (0..n).filter(|&i| data.kind(i) == kind && data.is_member[i] == member).map(|i| online[i]).collect();
+            let mean_score = (!vals.is_empty()).then(|| vals.iter().sum::<f64>() / vals.len() as f64);
+            group_means.push(GroupMean { kind, member, count: vals.len(), mean_score });
+        }
+    }
+    let mut members: Vec<usize> = (0..n).filter(|&i| data.is_member[i]).collect();
+    members.sort_by(|&a, &b| online[b].total_cmp(&online[a]));
+    let px = data.rows * data.cols;
+    let exposed = members
+        .iter()
+        .take(EXPOSED_SHOWN)
+        .map(|&i| Exposed {
+            source_index: data.source_index[i],
+            kind: data.kind(i),
+            label: data.pool.labels[i],
+            true_label: (data.kind(i) != SampleKind::Ood).then_some(data.pool.true_labels[i]),
+            score: online[i],
+            pixels: data.pool.images[i * px..(i + 1) * px].to_vec(),
+        })
+        .collect();
+    Ok(AttackReport {
+        shadow_models: config.shadow_models,
+        members: members.len(),
+        non_members: n - members.len(),
+        loss,
+        lira_online,
+        lira_offline,
+        lira_noisy,
+        group_means,
+        exposed,
+    })
 }
 
 impl Experiment {
@@ -147,9 +254,7 @@ impl Experiment {
         let targets: Vec<Trainer> =
             variants.iter().map(|&bn| Trainer::new(config, bn, &data, &device_data, members.clone(), config.seed)).collect();
         let runs = variants.iter().map(|&bn| ModelRun { batch_norm: bn, epochs: Vec::new(), error: None, attack: None, attack_error: None }).collect();
-        let pool = data.pool.labels.len();
-        let k = if config.shadow_models >= 2 { config.shadow_models } else { 0 };
-        let keep = attack::shadow_membership(pool, k, config.seed);
+        let keep = shadow_keep(config, data.pool.labels.len());
         let steps = keep
             .iter()
             .map(|kk| (kk.iter().filter(|&&x| x).count() / config.batch_size).max(1) * config.epochs)
@@ -157,8 +262,7 @@ impl Experiment {
         let shadows = ShadowState {
             keep,
             steps,
-            phi_in: vec![vec![Vec::new(); pool]; variants.len()],
-            phi_out: vec![vec![Vec::new(); pool]; variants.len()],
+            phi: vec![Vec::new(); variants.len()],
             variant: 0,
             k: 0,
             current: None,
@@ -243,6 +347,15 @@ impl Experiment {
     }
 
     async fn advance_targets(&mut self) -> Progress {
+        // First, one unit each: the untrained models (epoch 0).
+        if let Some(i) = (0..self.targets.len()).find(|&i| self.targets[i].initial().is_none() && self.runs[i].error.is_none()) {
+            let bn = self.variants[i];
+            match self.targets[i].measure_start(&self.data).await {
+                Ok(rec) => self.runs[i].epochs.push(rec),
+                Err(e) => self.fail(i, e.to_string()),
+            }
+            return self.progress(Some(bn), 0, 0, true);
+        }
         let live: Vec<usize> =
             (0..self.targets.len()).filter(|&i| self.runs[i].error.is_none() && !self.targets[i].finished()).collect();
         if live.is_empty() {
@@ -297,9 +410,7 @@ impl Experiment {
         }
         let bn = self.variants[s.variant];
         if s.current.is_none() {
-            let idx: Vec<usize> = (0..s.keep[s.k].len()).filter(|&i| s.keep[s.k][i]).collect();
-            let seed = shadow_seed(self.config.seed, s.variant, s.k);
-            s.current = Some(Trainer::new(&self.config, bn, &self.data, &self.device_data, idx, seed));
+            s.current = Some(shadow_trainer(&self.config, bn, s.variant, s.k, &s.keep[s.k], &self.data, &self.device_data));
         }
         let t = s.current.as_mut().expect("just set");
         let result = match t.step().await {
@@ -315,15 +426,11 @@ impl Experiment {
         if done {
             let t = s.current.take().expect("present");
             self.steps_done += t.total_steps() - t.steps_done();
-            if result.is_ok() {
-                let all: Vec<usize> = (0..self.data.pool.labels.len()).collect();
-                if let Ok(phi) = self.phi_of(t.model(), &all).await {
-                    let s = &mut self.shadows;
-                    for (i, v) in phi.into_iter().enumerate() {
-                        if s.keep[s.k][i] { s.phi_in[s.variant][i].push(v) } else { s.phi_out[s.variant][i].push(v) }
-                    }
-                }
-            }
+            let phi = match result {
+                Ok(_) => pool_scores(t.model(), &self.data, &self.device_data).await.ok().map(|sc| sc.phi),
+                Err(_) => None,
+            };
+            self.shadows.phi[self.shadows.variant].push(phi);
             let s = &mut self.shadows;
             s.k += 1;
             if s.k >= self.config.shadow_models {
@@ -334,75 +441,9 @@ impl Experiment {
         self.progress(Some(bn), epoch, step, false)
     }
 
-    async fn phi_of(&self, model: &crate::model::LeNet, idx: &[usize]) -> Result<Vec<f64>, String> {
-        Ok(self.scores_of(model, idx).await?.phi)
-    }
-
-    async fn scores_of(&self, model: &crate::model::LeNet, idx: &[usize]) -> Result<attack::Scores, String> {
-        let valid = burn::module::Module::valid(model);
-        let z = read_logits(&valid, &self.device_data.images, idx, &self.device_data.device).await.map_err(|e| e.to_string())?;
-        let labels: Vec<u8> = idx.iter().map(|&i| self.data.pool.labels[i]).collect();
-        Ok(attack::scores(&z, usize::from(self.data.classes), &labels))
-    }
-
     async fn attack_one(&self, v: usize) -> Result<AttackReport, String> {
-        let n = self.data.pool.labels.len();
-        let all: Vec<usize> = (0..n).collect();
-        let s = self.scores_of(self.targets[v].model(), &all).await?;
-        let split = |scores: &[f64]| -> (Vec<f64>, Vec<f64>) {
-            let m = (0..n).filter(|&i| self.data.is_member[i]).map(|i| scores[i]).collect();
-            let o = (0..n).filter(|&i| !self.data.is_member[i]).map(|i| scores[i]).collect();
-            (m, o)
-        };
-        let neg_loss: Vec<f64> = s.loss.iter().map(|l| -l).collect();
-        let (m, o) = split(&neg_loss);
-        let mut loss = attack::roc(&m, &o).map_err(|e| e.to_string())?;
-        let (online, offline) =
-            attack::lira(&s.phi, &self.shadows.phi_in[v], &self.shadows.phi_out[v], self.config.shadow_models)
-                .map_err(|e| e.to_string())?;
-        let (m, o) = split(&online);
-        let mut lira_online = attack::roc(&m, &o).map_err(|e| e.to_string())?;
-        let (m, o) = split(&offline);
-        let mut lira_offline = attack::roc(&m, &o).map_err(|e| e.to_string())?;
-        for r in [&mut loss, &mut lira_online, &mut lira_offline] {
-            r.points = r.downsampled(ROC_POINTS);
-        }
-        let mut group_means = Vec::new();
-        for kind in [SampleKind::Clean, SampleKind::Flipped, SampleKind::Ood] {
-            for member in [true, false] {
-                let vals: Vec<f64> = (0..n)
-                    .filter(|&i| self.data.kind(i) == kind && self.data.is_member[i] == member)
-                    .map(|i| online[i])
-                    .collect();
-                let mean_score = (!vals.is_empty()).then(|| vals.iter().sum::<f64>() / vals.len() as f64);
-                group_means.push(GroupMean { kind, member, count: vals.len(), mean_score });
-            }
-        }
-        let mut members: Vec<usize> = (0..n).filter(|&i| self.data.is_member[i]).collect();
-        members.sort_by(|&a, &b| online[b].total_cmp(&online[a]));
-        let px = self.data.rows * self.data.cols;
-        let exposed = members
-            .iter()
-            .take(EXPOSED_SHOWN)
-            .map(|&i| Exposed {
-                source_index: self.data.source_index[i],
-                kind: self.data.kind(i),
-                label: self.data.pool.labels[i],
-                true_label: self.data.pool.true_labels[i],
-                score: online[i],
-                pixels: self.data.pool.images[i * px..(i + 1) * px].to_vec(),
-            })
-            .collect();
-        Ok(AttackReport {
-            shadow_models: self.config.shadow_models,
-            members: members.len(),
-            non_members: n - members.len(),
-            loss,
-            lira_online,
-            lira_offline,
-            group_means,
-            exposed,
-        })
+        let target = pool_scores(self.targets[v].model(), &self.data, &self.device_data).await?;
+        attack_report(&self.config, &self.data, &target, &self.shadows.keep, &self.shadows.phi[v])
     }
 }
 

@@ -4,28 +4,43 @@
 //! * An epoch is a seeded shuffle of the member samples, cut into `batch_size` batches; the last,
 //!   incomplete batch is dropped (BN's batch statistics on a handful of samples are noise).
 //! * Each [`Trainer::step`] runs forward (BN on batch statistics), the mean cross-entropy
-//!   (+ λ·γ/σ-penalty for BN models with the regularizer), backward and one optimizer step.
-//!   It reads nothing back from the device except every [`CHECK_EVERY`] steps, when the loss sum
-//!   is checked for NaN/inf.
-//! * [`Trainer::end_epoch`] measures the epoch: accuracies per sample kind (BN on running
-//!   statistics), test accuracy, γ/σ per layer, and per-sample gradient norms of the probe sets.
+//!   (+ λ·penalty for BN models with a penalty regularizer), backward and one optimizer step (then,
+//!   with the `project` regularizer, the clip |γ| ≤ τσ). It reads nothing back from the device
+//!   except every [`CHECK_EVERY`] steps, when the loss sum is checked for NaN/inf.
+//! * [`Trainer::measure_start`] measures the untrained model (epoch 0) and [`Trainer::end_epoch`]
+//!   each epoch: accuracies per sample kind (BN on running statistics), test accuracy, γ/σ per
+//!   layer, and per-sample gradient norms of the probe sets.
 //!
-//! Per-sample gradient norms: for each probe sample alone, the loss ℓ(x, y) with its given label,
-//! BN on running statistics (a single sample has no batch statistics), backward, then
-//! ‖∇_θ ℓ‖₂ = √(Σ over every parameter tensor of the sum of squared gradient entries). The probe
-//! sets — up to `probe_size` clean members and up to `probe_size` noisy (flipped or OOD) members —
-//! are drawn once per trainer from the seed, so the same samples are followed over epochs.
-//! Every device read-back is async (`into_data_async`), so the same code runs in a browser.
+//! **Per-sample gradient norms, inside a training batch.** With BN a sample's gradient depends on
+//! the batch it is in, so "the gradient of one sample" needs a batch. Per-sample-gradient tools
+//! refuse BN for this reason (Opacus rejects it; PyTorch's `torch.func` guide says to replace it by
+//! GroupNorm or to drop running statistics), and a batch of one — or BN on running statistics, as
+//! this loop did before — removes exactly the batch-statistics path the paper's (γ/σ)² mechanism
+//! is about. We therefore take the probe sample's *own loss term inside a real training batch*:
+//! the probe joins a fixed context of `batch_size − 1` clean members (drawn once per trainer, no
+//! probe among them), BN normalizes the whole batch with its batch statistics (running statistics
+//! are *not* updated: [`Mode::Probe`]), and ‖∇_θ ℓ(x_probe, y_probe)‖₂ is taken over every
+//! parameter — i.e. the probe's contribution to the batch gradient, scaled by the batch size, with
+//! the gradient flowing through μ_B and σ_B. Without BN the context cannot change the result, so
+//! the probe runs alone. It is measured before training (epoch 0) and after every epoch, on the
+//! same probe samples; `ModelRun::grad_norm_summary` gives the mean over epochs of the medians.
+//! The probe sets are up to `probe_size` clean and up to `probe_size` noisy (flipped or OOD)
+//! members, drawn once per trainer from the seed. Every device read-back is async
+//! (`into_data_async`), so the same code runs in a browser.
+//!
+//! **γ/σ with the batch σ** is measured the same way: the context batch, forward in
+//! [`Mode::Probe`], |γ_c|/σ_c per channel, reported as the mean, the median and the fraction of
+//! channels above 1, before training and after each epoch (with the running σ too).
 
 use burn::module::{Module, ModuleVisitor, Param};
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer, SgdConfig, momentum::MomentumConfig};
 use burn::tensor::{Device, Int, Tensor};
 
-use crate::config::{Config, OptimizerName};
+use crate::config::{Config, OptimizerName, RegKind};
 use crate::data::Rng;
 use crate::data::transforms::SampleKind;
 use crate::experiment::{DeviceData, ExperimentData, index_tensor};
-use crate::model::{BN_LAYERS, LeNet, Mode, cross_entropy};
+use crate::model::{BN_LAYERS, LeNet, Mode, cross_entropy, per_sample_loss};
 use crate::report::{EpochRecord, GradNorms, LayerGammaSigma};
 
 /// The loss is read back and checked for NaN/inf every this many steps (and at each epoch's end).
@@ -99,6 +114,10 @@ pub struct Trainer {
     gamma_sigma_sum: Vec<Tensor<1>>,
     probe_clean: Vec<usize>,
     probe_noisy: Vec<usize>,
+    /// Clean members a probe sample joins to form a batch; also the γ/σ measurement batch.
+    context: Vec<usize>,
+    /// The epoch-0 measurement (before any step), once taken.
+    initial: Option<EpochRecord>,
     records: Vec<EpochRecord>,
 }
 
@@ -130,6 +149,13 @@ impl Trainer {
         };
         let probe_clean = pick(&|k| k == SampleKind::Clean, &mut probe_rng);
         let probe_noisy = pick(&|k| k != SampleKind::Clean, &mut probe_rng);
+        let others: Vec<usize> = train_idx
+            .iter()
+            .copied()
+            .filter(|i| data.kind(*i) == SampleKind::Clean && probe_clean.binary_search(i).is_err())
+            .collect();
+        let k = config.batch_size.saturating_sub(1).max(1).min(others.len());
+        let context: Vec<usize> = probe_rng.sample_indices(others.len(), k).into_iter().map(|j| others[j]).collect();
         Self {
             config: config.clone(),
             batch_norm,
@@ -146,6 +172,8 @@ impl Trainer {
             gamma_sigma_sum: Vec::new(),
             probe_clean,
             probe_noisy,
+            context,
+            initial: None,
             records: Vec::new(),
         }
     }
@@ -205,11 +233,18 @@ impl Trainer {
         let x = self.data.pool_images(batch).autodiff();
         let y = self.data.pool_labels(batch).autodiff();
         let model = self.model.take().expect("model present");
-        let out = model.forward(x, Mode::Train);
+        let reg = self.batch_norm && self.config.regularizer;
+        let kind = self.config.reg_kind;
+        let out = if reg && matches!(kind, RegKind::Sigma | RegKind::Hinge) {
+            model.forward_tracked(x, Mode::Train)
+        } else {
+            model.forward(x, Mode::Train)
+        };
+        let (batch_var, tracked_var) = (out.batch_var, out.tracked_var);
         let loss = cross_entropy(out.logits, y);
         let mut total = loss.clone();
         if self.batch_norm {
-            let gs = model.gamma_sigma(&out.batch_var);
+            let gs = model.gamma_sigma(&batch_var);
             if self.gamma_sigma_sum.is_empty() {
                 self.gamma_sigma_sum = gs.into_iter().map(|t| t.inner()).collect();
             } else {
@@ -217,10 +252,13 @@ impl Trainer {
                     *acc = acc.clone().add(t.inner());
                 }
             }
-            if let Some(pen) = model.gamma_sigma_penalty(&out.batch_var) {
-                if self.config.regularizer && self.config.reg_strength > 0.0 {
-                    total = total.add(pen.clone().mul_scalar(self.config.reg_strength));
+            if reg && kind != RegKind::Project && self.config.reg_strength > 0.0 {
+                if let Some(pen) = model.penalty(kind, &batch_var, &tracked_var) {
+                    total = total.add(pen.mul_scalar(self.config.reg_strength));
                 }
+            }
+            // The read-out is the same for every kind: Σ_layers mean_c (γ_c/σ_c)², batch σ.
+            if let Some(pen) = model.penalty(RegKind::Gamma, &batch_var, &tracked_var) {
                 let pen = pen.detach().inner();
                 self.penalty_sum = Some(match self.penalty_sum.take() {
                     Some(s) => s.add(pen),
@@ -229,7 +267,11 @@ impl Trainer {
             }
         }
         let grads = GradientsParams::from_grads(total.backward(), &model);
-        self.model = Some(self.optim.step(self.config.learning_rate, model, grads));
+        let mut model = self.optim.step(self.config.learning_rate, model, grads);
+        if reg && kind == RegKind::Project {
+            model = model.project_gamma(&batch_var, self.config.reg_bound);
+        }
+        self.model = Some(model);
         let l = loss.detach().inner();
         self.loss_sum = Some(match self.loss_sum.take() {
             Some(s) => s.add(l),
@@ -263,6 +305,19 @@ impl Trainer {
         Ok(v / self.step.max(1) as f64)
     }
 
+    /// Measures the untrained model (epoch 0): call once, before the first step. Its train loss
+    /// is the mean cross-entropy of the members under the initial weights.
+    pub async fn measure_start(&mut self, data: &ExperimentData) -> Result<EpochRecord, TrainError> {
+        let record = self.measure(data, 0, None, None, None).await?;
+        self.initial = Some(record.clone());
+        Ok(record)
+    }
+
+    /// The epoch-0 measurement, if taken.
+    pub fn initial(&self) -> Option<&EpochRecord> {
+        self.initial.as_ref()
+    }
+
     /// Ends the epoch whose last step was just taken: measures it and records it.
     pub async fn end_epoch(&mut self, data: &ExperimentData) -> Result<EpochRecord, TrainError> {
         let steps = self.step.max(1) as f64;
@@ -271,19 +326,41 @@ impl Trainer {
             Some(p) => Some(f64::from(read_f32(p.clone()).await?[0]) / steps),
             None => None,
         };
+        let mut step_means = Vec::new();
+        for s in &self.gamma_sigma_sum {
+            step_means.push(f64::from(read_f32(s.clone()).await?[0]) / steps);
+        }
+        let record = self.measure(data, self.epoch, Some(train_loss), penalty, Some(step_means)).await?;
+        self.records.push(record.clone());
+        self.step = 0;
+        Ok(record)
+    }
+
+    async fn measure(
+        &self,
+        data: &ExperimentData,
+        epoch: usize,
+        train_loss: Option<f64>,
+        penalty: Option<f64>,
+        step_means: Option<Vec<f64>>,
+    ) -> Result<EpochRecord, TrainError> {
         let valid = self.model().valid();
         // Accuracies on the members by kind, and on the test set.
-        let preds = predict(&valid, &self.data.images, &self.train_idx, &self.data.device).await?;
+        let logits = read_logits(&valid, &self.data.images, &self.train_idx, &self.data.device).await?;
+        let classes = usize::from(data.classes);
+        let labels: Vec<u8> = self.train_idx.iter().map(|&i| data.pool.labels[i]).collect();
+        let member_loss = crate::attack::scores(&logits, classes, &labels).loss;
         let mut correct = [0usize; 3];
         let mut total = [0usize; 3];
         let mut flipped_as_true = 0usize;
-        for (&i, &p) in self.train_idx.iter().zip(&preds) {
+        for (n, &i) in self.train_idx.iter().enumerate() {
+            let p = argmax(&logits[n * classes..(n + 1) * classes]);
             let k = kind_slot(data.kind(i));
             total[k] += 1;
-            if p == i64::from(data.pool.labels[i]) {
+            if p == usize::from(data.pool.labels[i]) {
                 correct[k] += 1;
             }
-            if data.kind(i) == SampleKind::Flipped && p == i64::from(data.pool.true_labels[i]) {
+            if data.kind(i) == SampleKind::Flipped && p == usize::from(data.pool.true_labels[i]) {
                 flipped_as_true += 1;
             }
         }
@@ -292,13 +369,15 @@ impl Trainer {
         let test_preds = predict(&valid, &self.data.test_images, &test_idx, &self.data.device).await?;
         let test_correct = test_preds.iter().zip(&data.test_labels).filter(|(p, l)| **p == i64::from(**l)).count();
 
-        let gamma_sigma = self.gamma_sigma_record(&valid, steps).await?;
+        let gamma_sigma = self.gamma_sigma_record(&valid, step_means).await?;
         let grad_norms = GradNorms {
             clean: self.grad_norms(&self.probe_clean).await?,
             noisy: self.grad_norms(&self.probe_noisy).await?,
         };
-        let record = EpochRecord {
-            epoch: self.epoch,
+        let train_loss = train_loss
+            .unwrap_or_else(|| member_loss.iter().sum::<f64>() / member_loss.len().max(1) as f64);
+        Ok(EpochRecord {
+            epoch,
             train_loss,
             penalty,
             acc_clean: frac(correct[0], total[0]),
@@ -308,10 +387,7 @@ impl Trainer {
             acc_test: test_correct as f64 / test_idx.len().max(1) as f64,
             gamma_sigma,
             grad_norms,
-        };
-        self.records.push(record.clone());
-        self.step = 0;
-        Ok(record)
+        })
     }
 
     /// Ends the epoch without measuring it (shadow models): only the NaN check. Returns the mean
@@ -334,49 +410,55 @@ impl Trainer {
         Ok(loss)
     }
 
-    async fn gamma_sigma_record(&self, valid: &LeNet, steps: f64) -> Result<Vec<LayerGammaSigma>, TrainError> {
+    async fn gamma_sigma_record(&self, valid: &LeNet, step_means: Option<Vec<f64>>) -> Result<Vec<LayerGammaSigma>, TrainError> {
+        if !valid.has_bn() {
+            return Ok(Vec::new());
+        }
+        let batch_vars = valid.forward(self.data.pool_images(&self.context), Mode::Probe).batch_var;
+        let batch_ratio = valid.gamma_sigma_channels(&batch_vars);
+        let running_ratio = valid.gamma_sigma_channels(&valid.running_vars());
         let mut out = Vec::new();
-        let running = valid.running_vars();
-        let running_ratio = valid.gamma_sigma(&running);
-        for (l, ((gamma, var), ratio)) in valid.gammas().into_iter().zip(running).zip(running_ratio).enumerate() {
-            let g = read_f32(gamma).await?;
-            let v = read_f32(var).await?;
-            let r = f64::from(read_f32(ratio).await?[0]);
-            let above = g
-                .iter()
-                .zip(&v)
-                .filter(|(g, v)| f64::from(g.abs()) / (f64::from(**v) + crate::model::BN_EPSILON).sqrt() > 1.0)
-                .count();
-            let batch = match self.gamma_sigma_sum.get(l) {
-                Some(s) => f64::from(read_f32(s.clone()).await?[0]) / steps,
-                None => f64::NAN,
-            };
+        for (l, ((gamma, batch), running)) in valid.gammas().into_iter().zip(batch_ratio).zip(running_ratio).enumerate() {
+            let g: Vec<f64> = read_f32(gamma).await?.into_iter().map(|x| f64::from(x.abs())).collect();
+            let b: Vec<f64> = read_f32(batch).await?.into_iter().map(f64::from).collect();
+            let r: Vec<f64> = read_f32(running).await?.into_iter().map(f64::from).collect();
+            let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
             out.push(LayerGammaSigma {
                 layer: BN_LAYERS[l].to_string(),
-                batch,
-                running: r,
-                mean_gamma: g.iter().map(|x| f64::from(x.abs())).sum::<f64>() / g.len().max(1) as f64,
-                frac_above_one: above as f64 / g.len().max(1) as f64,
+                batch: mean(&b),
+                batch_median: median_f64(&b),
+                frac_above_one: b.iter().filter(|&&x| x > 1.0).count() as f64 / b.len().max(1) as f64,
+                running: mean(&r),
+                mean_gamma: mean(&g),
+                steps: step_means.as_ref().and_then(|m| m.get(l).copied()),
             });
         }
         Ok(out)
     }
 
-    /// Per-sample gradient L2 norms (BN on running statistics) of pool samples.
+    /// Per-sample gradient L2 norms of pool samples, each inside a training batch (the module
+    /// docs say how): BN on the batch statistics of the probe plus the fixed context, running
+    /// statistics untouched.
     pub async fn grad_norms(&self, idx: &[usize]) -> Result<Vec<f32>, TrainError> {
         if idx.is_empty() {
             return Ok(Vec::new());
         }
         let model = self.model();
+        let context: &[usize] = if self.batch_norm { &self.context } else { &[] };
         let mut squares = Vec::with_capacity(idx.len());
+        let mut batch = context.to_vec();
+        batch.push(0);
+        let last = batch.len() - 1;
         for (n, &i) in idx.iter().enumerate() {
-            if n % 16 == 15 {
+            if n % 4 == 3 {
                 crate::yielder::pause().await;
             }
-            let x = self.data.pool_images(&[i]).autodiff();
-            let y = self.data.pool_labels(&[i]).autodiff();
-            let loss = cross_entropy(model.forward(x, Mode::Eval).logits, y);
-            let grads = GradientsParams::from_grads(loss.backward(), model);
+            batch[last] = i;
+            let x = self.data.pool_images(&batch).autodiff();
+            let y = self.data.pool_labels(&batch).autodiff();
+            let losses = per_sample_loss(model.forward(x, Mode::Probe).logits, y);
+            let own = losses.narrow(0, last, 1).sum();
+            let grads = GradientsParams::from_grads(own.backward(), model);
             let mut acc = SquaredNorm { grads: &grads, sum: None };
             model.visit(&mut acc);
             squares.push(acc.sum.expect("a model has parameters"));
@@ -384,6 +466,21 @@ impl Trainer {
         let all = Tensor::cat(squares, 0);
         Ok(read_f32(all).await?.into_iter().map(f32::sqrt).collect())
     }
+}
+
+/// The median of f64 values (NaN if empty).
+fn median_f64(v: &[f64]) -> f64 {
+    let mut v = v.to_vec();
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
+
+fn argmax(row: &[f32]) -> usize {
+    row.iter().enumerate().fold(0, |best, (j, &v)| if v > row[best] { j } else { best })
 }
 
 fn kind_slot(k: SampleKind) -> usize {

@@ -8,7 +8,7 @@ use spotlight_core::data::Rng;
 use spotlight_core::link;
 
 const KEYS: &[&str] = &[
-    "dataset", "compare", "batch_norm", "label_noise", "ood_fraction", "ood_source", "regularizer", "reg_strength",
+    "dataset", "compare", "batch_norm", "label_noise", "ood_fraction", "ood_source", "regularizer", "reg_kind", "reg_strength", "reg_bound",
     "epochs", "batch_size", "learning_rate", "optimizer", "train_size", "test_size", "probe_size", "shadow_models",
     "seed", "run", "backend", "unknown", "",
 ];

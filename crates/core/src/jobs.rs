@@ -1,0 +1,234 @@
+//! An experiment cut into jobs, one per model: each target model and each shadow model is a
+//! [`Job`], keyed by a hash of what defines it (the whole `Config` and the model's role), whose
+//! [`JobResult`] can be written to its own file as soon as it is done. A grid of experiments can
+//! then be run in any order, in slices on many machines (`spotlight paper --shard I/N`), resumed
+//! after a crash (a finished job is never run again), and merged ([`assemble`]) into the same
+//! [`Report`] the steppable [`Experiment`](crate::runner::Experiment) gives: the same trainers, the
+//! same seeds and the same [`attack_report`].
+
+use burn::tensor::Device;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::Config;
+use crate::data::Dataset;
+use crate::experiment::{DeviceData, ExperimentData};
+use crate::report::{ModelRun, Report};
+use crate::runner::{attack_report, pool_scores, shadow_keep, shadow_trainer};
+use crate::train::Trainer;
+
+/// Which model of an experiment a job trains. `variant` indexes `Config::variants()`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    Target { variant: usize },
+    Shadow { variant: usize, k: usize },
+}
+
+/// One model to train.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Job {
+    pub config: Config,
+    pub role: Role,
+}
+
+/// What a finished job hands to the merge.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JobOutput {
+    /// A target model: its measured epochs (or its error), and its scores on every candidate of
+    /// the pool (empty when training failed).
+    Target { run: ModelRun, loss: Vec<f64>, phi: Vec<f64> },
+    /// A shadow model: φ of every candidate (`None` if it diverged: the attack leaves it out).
+    Shadow { phi: Option<Vec<f64>> },
+}
+
+/// A finished job, as written to its file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JobResult {
+    pub key: String,
+    pub job: Job,
+    pub backend: String,
+    /// Wall time of the job, in seconds.
+    pub seconds: f64,
+    pub output: JobOutput,
+}
+
+impl Job {
+    /// The job's key: the first 16 hex digits of the sha256 of its JSON (config and role).
+    pub fn key(&self) -> String {
+        let json = serde_json::to_string(self).expect("a Job always serializes");
+        let digest = Sha256::digest(json.as_bytes());
+        digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// A short description ("target BN, 5 % noise, seed 2").
+    pub fn describe(&self) -> String {
+        let c = &self.config;
+        let name = |v: usize| crate::report::variant_name(c, c.variants()[v]);
+        let what = match self.role {
+            Role::Target { variant } => format!("target {}", name(variant)),
+            Role::Shadow { variant, k } => format!("shadow {} of {}", k + 1, name(variant)),
+        };
+        format!("{what}, noise {:.0}%, seed {}", 100.0 * c.label_noise, c.seed)
+    }
+}
+
+/// Every job of one experiment: its targets, then their shadow models.
+pub fn jobs_of(config: &Config) -> Vec<Job> {
+    let variants = config.variants().len();
+    let mut out: Vec<Job> = (0..variants).map(|variant| Job { config: config.clone(), role: Role::Target { variant } }).collect();
+    if config.shadow_models >= 2 {
+        for variant in 0..variants {
+            for k in 0..config.shadow_models {
+                out.push(Job { config: config.clone(), role: Role::Shadow { variant, k } });
+            }
+        }
+    }
+    out
+}
+
+/// Trains one job's model to the end. `clock` gives the time in seconds (the host's clock: the
+/// core has none that works in a browser).
+pub async fn run_job(
+    job: &Job,
+    dataset: &Dataset,
+    other: Option<&Dataset>,
+    device: &Device,
+    backend: &str,
+    clock: impl Fn() -> f64,
+) -> Result<JobResult, String> {
+    let started = clock();
+    let config = &job.config;
+    let data = ExperimentData::build(config, dataset, other)?;
+    let device_data = DeviceData::new(&data, device);
+    let output = match job.role {
+        Role::Target { variant } => {
+            let bn = config.variants()[variant];
+            let mut t = Trainer::new(config, bn, &data, &device_data, data.members(), config.seed);
+            let mut run = ModelRun { batch_norm: bn, epochs: Vec::new(), error: None, attack: None, attack_error: None };
+            match train_target(&mut t, &data, &mut run).await {
+                Ok(()) => {
+                    let s = pool_scores(t.model(), &data, &device_data).await?;
+                    JobOutput::Target { run, loss: s.loss, phi: s.phi }
+                }
+                Err(e) => {
+                    run.error = Some(e);
+                    JobOutput::Target { run, loss: Vec::new(), phi: Vec::new() }
+                }
+            }
+        }
+        Role::Shadow { variant, k } => {
+            let bn = config.variants()[variant];
+            let keep = shadow_keep(config, data.pool.labels.len());
+            let mut t = shadow_trainer(config, bn, variant, k, &keep[k], &data, &device_data);
+            let phi = match train_shadow(&mut t).await {
+                Ok(()) => Some(pool_scores(t.model(), &data, &device_data).await?.phi),
+                Err(_) => None,
+            };
+            JobOutput::Shadow { phi }
+        }
+    };
+    Ok(JobResult {
+        key: job.key(),
+        job: job.clone(),
+        backend: backend.to_string(),
+        seconds: clock() - started,
+        output,
+    })
+}
+
+async fn train_target(t: &mut Trainer, data: &ExperimentData, run: &mut ModelRun) -> Result<(), String> {
+    run.epochs.push(t.measure_start(data).await.map_err(|e| e.to_string())?);
+    while !t.finished() {
+        let info = t.step().await.map_err(|e| e.to_string())?;
+        if info.epoch_done {
+            run.epochs.push(t.end_epoch(data).await.map_err(|e| e.to_string())?);
+        }
+    }
+    Ok(())
+}
+
+async fn train_shadow(t: &mut Trainer) -> Result<(), String> {
+    while !t.finished() {
+        let info = t.step().await.map_err(|e| e.to_string())?;
+        if info.epoch_done {
+            t.end_epoch_unmeasured().await.map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
+}
+
+/// Why a report could not be assembled.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AssembleError {
+    /// These jobs have no result yet.
+    Missing(Vec<Job>),
+    /// The experiment's data could not be built.
+    Data(String),
+}
+
+impl std::fmt::Display for AssembleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Missing(jobs) => {
+                write!(f, "{} job(s) have no result yet", jobs.len())?;
+                if let Some(j) = jobs.first() {
+                    write!(f, " (e.g. {}, key {})", j.describe(), j.key())?;
+                }
+                Ok(())
+            }
+            Self::Data(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// The experiment's [`Report`] from its jobs' results (`find` looks a result up by key): the same
+/// report [`Experiment`](crate::runner::Experiment) gives for the same config.
+pub fn assemble<'a>(
+    config: &Config,
+    dataset: &Dataset,
+    other: Option<&Dataset>,
+    find: impl Fn(&str) -> Option<&'a JobResult>,
+) -> Result<Report, AssembleError> {
+    let jobs = jobs_of(config);
+    let missing: Vec<Job> = jobs.iter().filter(|j| find(&j.key()).is_none()).cloned().collect();
+    if !missing.is_empty() {
+        return Err(AssembleError::Missing(missing));
+    }
+    let data = ExperimentData::build(config, dataset, other).map_err(AssembleError::Data)?;
+    let keep = shadow_keep(config, data.pool.labels.len());
+    let variants = config.variants();
+    let mut runs = Vec::new();
+    let mut backend = String::new();
+    for (v, _) in variants.iter().enumerate() {
+        let target = find(&Job { config: config.clone(), role: Role::Target { variant: v } }.key()).expect("checked");
+        backend.clone_from(&target.backend);
+        let JobOutput::Target { run, loss, phi } = &target.output else {
+            return Err(AssembleError::Data(format!("job {} is not a target", target.key)));
+        };
+        let mut run = run.clone();
+        if run.error.is_none() && config.shadow_models >= 2 {
+            let shadow_phi: Vec<Option<Vec<f64>>> = (0..config.shadow_models)
+                .map(|k| {
+                    let r = find(&Job { config: config.clone(), role: Role::Shadow { variant: v, k } }.key()).expect("checked");
+                    match &r.output {
+                        JobOutput::Shadow { phi } => phi.clone(),
+                        JobOutput::Target { .. } => None,
+                    }
+                })
+                .collect();
+            let scores = crate::attack::Scores {
+                confidence: loss.iter().map(|l| (-l).exp()).collect(),
+                loss: loss.clone(),
+                phi: phi.clone(),
+            };
+            match attack_report(config, &data, &scores, &keep, &shadow_phi) {
+                Ok(a) => run.attack = Some(a),
+                Err(e) => run.attack_error = Some(e),
+            }
+        }
+        runs.push(run);
+    }
+    Ok(Report { config: config.clone(), backend, runs })
+}
