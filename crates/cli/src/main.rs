@@ -9,19 +9,23 @@ use indicatif::{ProgressBar, ProgressStyle};
 use spotlight_core::backend::{BackendName, native_device};
 use spotlight_core::config::DatasetName;
 use spotlight_core::data::Dataset;
-use spotlight_core::report::{Report, median};
+use spotlight_core::report::{self, Report, median};
 use spotlight_core::runner;
-use spotlight_core::{Config, link, paper};
+use spotlight_core::{Config, jobs, link, paper};
 
 mod bench;
 
 const USAGE: &str = "\
 usage:
   spotlight run (--config FILE.json | --link 'QUERY') [--backend ndarray|flex|wgpu] [--out FILE] [--data-dir DIR] [--quiet]
-  spotlight paper [--quick] [--backend B] [--seed N] [--out-dir DIR] [--data-dir DIR] [--quiet]
+  spotlight paper [--quick | --size quick|mid|full] [--seeds N] [--seed FIRST] [--backend B] [--out-dir DIR]
+                  [--shard I/N | --jobs J | --merge DIR] [--data-dir DIR] [--quiet]
   spotlight bench [--backends ndarray,flex,wgpu] [--batches 64,128,256] [--steps N] [--no-torch] [--data-dir DIR]
 
   --link takes the query string of an app share link (with or without the leading '?').
+  paper: every model (target or shadow) is a job, written to OUT/jobs/KEY.json when it finishes and
+  never run again; --shard I/N runs the jobs whose index is I mod N (0-based), --jobs J runs J
+  shards as child processes and merges, --merge DIR only builds the table from DIR's jobs.
   Reports are JSON (spotlight-core's Report). Exit code 2: bad arguments, config or link.";
 
 /// An error with its exit code.
@@ -161,7 +165,7 @@ pub fn summary(r: &Report) -> String {
         r.backend
     );
     for run in &r.runs {
-        let name = if run.batch_norm { if r.config.regularizer { "BN + γ/σ reg" } else { "BN" } } else { "no-BN" };
+        let name = report::variant_name(&r.config, run.batch_norm);
         s.push_str(&format!("  {name}:\n"));
         if let Some(e) = &run.error {
             s.push_str(&format!("    stopped: {e}\n"));
@@ -177,11 +181,23 @@ pub fn summary(r: &Report) -> String {
                 pct(Some(last.acc_test))
             ));
             if let (Some(n), Some(c)) = (median(&last.grad_norms.noisy), median(&last.grad_norms.clean)) {
-                s.push_str(&format!("    median grad norm: noisy {n:.3}, clean {c:.3}\n"));
+                s.push_str(&format!("    median per-sample grad norm (in a batch), last epoch: noisy {n:.3}, clean {c:.3}\n"));
+            }
+            if let Some(g) = run.grad_norm_summary() {
+                s.push_str(&format!("    the same, mean over epochs: noisy {:.3}, clean {:.3} (noisy/clean {:.2})\n", g.noisy, g.clean, g.ratio()));
             }
             if !last.gamma_sigma.is_empty() {
-                let gs: Vec<String> = last.gamma_sigma.iter().map(|l| format!("{} {:.2}", l.layer, l.running)).collect();
-                s.push_str(&format!("    γ/σ (running): {}\n", gs.join(", ")));
+                let init = run.initial().map(|e| e.gamma_sigma.clone()).unwrap_or_default();
+                let gs: Vec<String> = last
+                    .gamma_sigma
+                    .iter()
+                    .enumerate()
+                    .map(|(l, g)| match init.get(l) {
+                        Some(i) => format!("{} {:.2} (init {:.2})", g.layer, g.batch_median, i.batch_median),
+                        None => format!("{} {:.2}", g.layer, g.batch_median),
+                    })
+                    .collect();
+                s.push_str(&format!("    median γ/σ (batch σ): {}\n", gs.join(", ")));
             }
         }
         if let Some(a) = &run.attack {
@@ -199,10 +215,6 @@ pub fn summary(r: &Report) -> String {
         }
     }
     s
-}
-
-fn write(path: &Path, contents: &str) -> Result<(), Fail> {
-    std::fs::write(path, contents).map_err(|e| Fail(1, format!("{}: {e}", path.display())))
 }
 
 fn cmd_run(mut args: Args) -> Result<(), Fail> {
@@ -223,7 +235,7 @@ fn cmd_run(mut args: Args) -> Result<(), Fail> {
     };
     let started = Instant::now();
     let report = run_experiment(&config, &dir, backend, quiet, "run")?;
-    write(&out, &report.to_json())?;
+    write_atomic(&out, &report.to_json())?;
     print!("{}", summary(&report));
     println!("wall time {:.1} s; report written to {}", started.elapsed().as_secs_f64(), out.display());
     Ok(())
@@ -231,48 +243,199 @@ fn cmd_run(mut args: Args) -> Result<(), Fail> {
 
 fn cmd_paper(mut args: Args) -> Result<(), Fail> {
     let quick = args.flag("--quick");
-    let backend = backend_arg(&mut args)?;
-    let seed = match args.value("--seed")? {
-        Some(s) => s.parse().map_err(|_| usage(format!("--seed: {s:?} is not a whole number")))?,
-        None => 1,
+    let size = match args.value("--size")? {
+        Some(s) => paper::Size::parse(&s).ok_or_else(|| usage(format!("--size: {s:?} is not quick, mid or full")))?,
+        None if quick => paper::Size::Quick,
+        None => paper::Size::Full,
     };
-    let out_dir = args.value("--out-dir")?.map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));
+    let backend = backend_arg(&mut args)?;
+    let whole = |name: &str, v: Option<String>| -> Result<Option<u64>, Fail> {
+        v.map(|s| s.parse::<u64>().map_err(|_| usage(format!("{name}: {s:?} is not a whole number")))).transpose()
+    };
+    let first_seed = whole("--seed", args.value("--seed")?)?.unwrap_or(1);
+    let n_seeds = whole("--seeds", args.value("--seeds")?)?.unwrap_or(if size == paper::Size::Full { 1 } else { 3 });
+    if n_seeds == 0 || n_seeds > 100 {
+        return Err(usage(format!("--seeds: {n_seeds} is out of range; allowed 1 to 100")));
+    }
+    let shard = match args.value("--shard")? {
+        Some(s) => Some(parse_shard(&s)?),
+        None => None,
+    };
+    let jobs = whole("--jobs", args.value("--jobs")?)?;
+    let merge = args.value("--merge")?.map(PathBuf::from);
+    let out_dir = merge.clone().or(args.value("--out-dir")?.map(PathBuf::from)).unwrap_or_else(|| PathBuf::from("."));
     let dir = data_dir(&mut args)?;
     let quiet = args.flag("--quiet");
     args.done()?;
-    std::fs::create_dir_all(&out_dir).map_err(|e| Fail(1, format!("{}: {e}", out_dir.display())))?;
+    if [shard.is_some(), jobs.is_some(), merge.is_some()].iter().filter(|&&x| x).count() > 1 {
+        return Err(usage("--shard, --jobs and --merge exclude each other"));
+    }
+    let seeds: Vec<u64> = (0..n_seeds).map(|i| first_seed + i).collect();
+    let grid = paper::grid(size, &seeds);
+    let all_jobs = grid_jobs(&grid);
+    let store = out_dir.join("jobs");
+    std::fs::create_dir_all(&store).map_err(|e| Fail(1, format!("{}: {e}", store.display())))?;
     let started = Instant::now();
-    let grid = paper::grid(quick, seed);
-    let mut reports = Vec::new();
-    for (i, config) in grid.iter().enumerate() {
-        let label = format!(
-            "{}/{} noise {:.0}%{}",
-            i + 1,
-            grid.len(),
-            100.0 * config.label_noise,
-            if config.regularizer { " +reg" } else { "" }
-        );
-        let r = run_experiment(config, &dir, backend, quiet, &label)?;
-        if !quiet {
-            print!("{}", summary(&r));
+    match (shard, jobs, &merge) {
+        (Some((i, n)), _, _) => {
+            run_jobs(&all_jobs, i, n, &store, &dir, backend, quiet)?;
+            return Ok(());
         }
-        reports.push(r);
+        (None, Some(j), _) => {
+            let j = j.clamp(1, 64);
+            let exe = std::env::current_exe().map_err(|e| Fail(1, e.to_string()))?;
+            let mut children = Vec::new();
+            for i in 0..j {
+                let mut c = std::process::Command::new(&exe);
+                c.args(["paper", "--size", size.name(), "--seeds", &n_seeds.to_string(), "--seed", &first_seed.to_string()]);
+                c.args(["--backend", backend.as_str(), "--shard", &format!("{i}/{j}"), "--quiet"]);
+                c.arg("--out-dir").arg(&out_dir).arg("--data-dir").arg(&dir);
+                children.push(c.spawn().map_err(|e| Fail(1, format!("starting shard {i}/{j}: {e}")))?);
+            }
+            let mut failed = Vec::new();
+            for (i, mut ch) in children.into_iter().enumerate() {
+                let ok = ch.wait().map(|s| s.success()).unwrap_or(false);
+                if !ok {
+                    failed.push(i);
+                }
+            }
+            if !failed.is_empty() {
+                return Err(Fail(1, format!("shards {failed:?} of {j} failed; their finished jobs are kept in {}", store.display())));
+            }
+        }
+        (None, None, Some(_)) => {}
+        (None, None, None) => run_jobs(&all_jobs, 0, 1, &store, &dir, backend, quiet)?,
+    }
+    merge_grid(&grid, size, &store, &out_dir, &dir, started)
+}
+
+/// `I/N`, 0 ≤ I < N.
+fn parse_shard(s: &str) -> Result<(usize, usize), Fail> {
+    let bad = || usage(format!("--shard: {s:?} is not I/N with 0 ≤ I < N"));
+    let (i, n) = s.split_once('/').ok_or_else(bad)?;
+    let (i, n): (usize, usize) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+    if n == 0 || i >= n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+/// Every job of the grid, each once, in a fixed order.
+fn grid_jobs(grid: &[Config]) -> Vec<jobs::Job> {
+    let mut seen = std::collections::HashSet::new();
+    grid.iter().flat_map(jobs::jobs_of).filter(|j| seen.insert(j.key())).collect()
+}
+
+fn job_path(store: &Path, key: &str) -> PathBuf {
+    store.join(format!("{key}.json"))
+}
+
+fn read_job(store: &Path, key: &str) -> Option<jobs::JobResult> {
+    let text = std::fs::read_to_string(job_path(store, key)).ok()?;
+    serde_json::from_str::<jobs::JobResult>(&text).ok().filter(|r| r.key == key)
+}
+
+/// Writes `contents` to `path` through a temporary file and a rename: a crash never leaves half a file.
+pub fn write_atomic(path: &Path, contents: &str) -> Result<(), Fail> {
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, contents).map_err(|e| Fail(1, format!("{}: {e}", tmp.display())))?;
+    std::fs::rename(&tmp, path).map_err(|e| Fail(1, format!("{}: {e}", path.display())))
+}
+
+/// Runs the jobs of shard `i` of `n` that have no result in `store` yet.
+fn run_jobs(all: &[jobs::Job], i: usize, n: usize, store: &Path, data_dir: &Path, backend: BackendName, quiet: bool) -> Result<(), Fail> {
+    let mine: Vec<&jobs::Job> = all.iter().enumerate().filter(|(k, _)| k % n == i).map(|(_, j)| j).collect();
+    let todo: Vec<&jobs::Job> = mine.iter().copied().filter(|j| read_job(store, &j.key()).is_none()).collect();
+    eprintln!("shard {i}/{n}: {} jobs, {} already done, {} to run", mine.len(), mine.len() - todo.len(), todo.len());
+    let (device, name) = native_device(backend).map_err(|e| Fail(1, e))?;
+    let mut cache: Option<(DatasetName, Dataset)> = None;
+    let clock = Instant::now();
+    for (k, job) in todo.iter().enumerate() {
+        if cache.as_ref().is_none_or(|(d, _)| *d != job.config.dataset) {
+            cache = Some((job.config.dataset, load_dataset(data_dir, job.config.dataset)?));
+        }
+        let ds = &cache.as_ref().expect("just set").1;
+        let other = needs_other(&job.config).then(|| load_dataset(data_dir, job.config.dataset.other())).transpose()?;
+        let t = Instant::now();
+        let result = pollster::block_on(jobs::run_job(job, ds, other.as_ref(), &device, &name, || clock.elapsed().as_secs_f64()))
+            .map_err(|e| Fail(1, format!("{}: {e}", job.describe())))?;
+        write_atomic(&job_path(store, &result.key), &serde_json::to_string(&result).expect("serializable"))?;
+        if !quiet {
+            eprintln!("  [{}/{}] {} ({:.1} s)", k + 1, todo.len(), job.describe(), t.elapsed().as_secs_f64());
+        }
+    }
+    Ok(())
+}
+
+fn needs_other(c: &Config) -> bool {
+    c.ood_fraction > 0.0 && c.ood_source == spotlight_core::config::OodSourceName::Other
+}
+
+/// Builds every report of the grid from the job store, writes each, then the claims table.
+fn merge_grid(grid: &[Config], size: paper::Size, store: &Path, out_dir: &Path, data_dir: &Path, started: Instant) -> Result<(), Fail> {
+    let reports_dir = out_dir.join("reports");
+    std::fs::create_dir_all(&reports_dir).map_err(|e| Fail(1, format!("{}: {e}", reports_dir.display())))?;
+    let mut results = std::collections::HashMap::new();
+    for job in grid_jobs(grid) {
+        if let Some(r) = read_job(store, &job.key()) {
+            results.insert(r.key.clone(), r);
+        }
+    }
+    let mut reports = Vec::new();
+    let mut missing = 0usize;
+    let mut diverged = Vec::new();
+    for (i, config) in grid.iter().enumerate() {
+        let ds = load_dataset(data_dir, config.dataset)?;
+        let other = needs_other(config).then(|| load_dataset(data_dir, config.dataset.other())).transpose()?;
+        match jobs::assemble(config, &ds, other.as_ref(), |k| results.get(k)) {
+            Ok(r) => {
+                let name = format!(
+                    "{:02}-noise{:.0}-{}-seed{}.json",
+                    i + 1,
+                    100.0 * config.label_noise,
+                    if config.regularizer { format!("reg{}", config.reg_strength) } else { "compare".into() },
+                    config.seed
+                );
+                write_atomic(&reports_dir.join(name), &r.to_json())?;
+                for run in &r.runs {
+                    if let Some(e) = &run.error {
+                        diverged.push(format!("{} (noise {:.0}%, seed {}): {e}", report::variant_name(config, run.batch_norm), 100.0 * config.label_noise, config.seed));
+                    }
+                }
+                reports.push(r);
+            }
+            Err(jobs::AssembleError::Missing(m)) => missing += m.len(),
+            Err(e) => return Err(Fail(1, e.to_string())),
+        }
+    }
+    if missing > 0 {
+        return Err(Fail(
+            1,
+            format!("{missing} job(s) of the grid have no result in {} yet; run the missing shards, then --merge again", store.display()),
+        ));
     }
     let table = paper::claims(&reports);
-    println!("\nThe paper's directions, on our runs ({}):\n", if quick { "--quick size" } else { "full size" });
+    println!("\nThe paper's directions, on our runs ({} size):\n", size.name());
     print!("{}", table.to_text());
-    let json = serde_json::json!({ "table": table, "reports": reports });
+    let json = serde_json::json!({ "size": size.name(), "table": table });
     let json_path = out_dir.join("paper-report.json");
-    write(&json_path, &serde_json::to_string_pretty(&json).expect("serializable"))?;
+    write_atomic(&json_path, &serde_json::to_string_pretty(&json).expect("serializable"))?;
     let svg_path = out_dir.join("paper-memorization.svg");
-    let noisy: Vec<&Report> = reports.iter().filter(|r| r.config.label_noise > 0.0).collect();
-    let svg = spotlight_plots::accuracy_curves(&noisy, "Memorization: accuracy on flipped labels (thick), clean and test");
-    write(&svg_path, &svg)?;
+    let noisy: Vec<&Report> = reports.iter().filter(|r| r.config.label_noise > 0.0 && !r.config.regularizer).collect();
+    write_atomic(&svg_path, &spotlight_plots::accuracy_curves(&noisy, "Memorization: accuracy on flipped labels (thick), clean and test"))?;
+    let trade_path = out_dir.join("paper-tradeoff.svg");
+    write_atomic(&trade_path, &spotlight_plots::tradeoff_chart(&table))?;
     println!(
-        "\nwall time {:.1} s; wrote {} and {}",
+        "\nwall time {:.1} s; wrote {}, {}, {} and {} reports in {}",
         started.elapsed().as_secs_f64(),
         json_path.display(),
-        svg_path.display()
+        svg_path.display(),
+        trade_path.display(),
+        reports.len(),
+        reports_dir.display()
     );
+    if !diverged.is_empty() {
+        return Err(Fail(1, format!("models diverged:\n  {}", diverged.join("\n  "))));
+    }
     Ok(())
 }

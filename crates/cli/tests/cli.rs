@@ -72,18 +72,53 @@ fn missing_datasets_say_how_to_fetch_them() {
 }
 
 #[test]
-fn paper_quick_prints_all_five_claims() {
+fn paper_quick_runs_in_shards_resumes_and_merges() {
     let dir = tmp("paper");
-    let out = bin().args(["paper", "--quick", "--quiet", "--out-dir"]).arg(&dir).output().unwrap();
+    let base = ["paper", "--quick", "--seeds", "1", "--backend", "flex", "--quiet", "--out-dir"];
+    for shard in ["0/2", "1/2"] {
+        let out = bin().args(base).arg(&dir).args(["--shard", shard]).output().unwrap();
+        assert!(out.status.success(), "shard {shard}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let jobs = std::fs::read_dir(dir.join("jobs")).unwrap().count();
+    // Per seed: 3 comparisons × (2 targets + 2 × 2 shadows) + 3 λ × (1 target + 2 shadows).
+    assert_eq!(jobs, 3 * 6 + 3 * 3, "one file per model");
+    // A shard run again finds its jobs done and trains nothing.
+    let out = bin().args(base).arg(&dir).args(["--shard", "1/2"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && err.contains("0 to run"), "{err}");
+    let out = bin().args(["paper", "--quick", "--seeds", "1", "--merge"]).arg(&dir).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}\n{text}", String::from_utf8_lossy(&out.stderr));
     eprintln!("{text}");
-    for id in ["(a)", "(b)", "(c)", "(d)", "(e)"] {
+    for id in ["(a)", "(b)", "(c)", "(d)", "(e)", "(f)"] {
         assert!(text.contains(id), "row {id} missing:\n{text}");
     }
-    assert_eq!(text.matches("    → ").count(), 5);
+    assert_eq!(text.matches("    → ").count(), 6);
     let svg = std::fs::read_to_string(dir.join("paper-memorization.svg")).unwrap();
     assert!(svg.contains("<svg") && svg.contains("polyline"), "an SVG with curves");
     let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("paper-report.json")).unwrap()).unwrap();
-    assert_eq!(json["table"]["rows"].as_array().unwrap().len(), 5);
+    assert_eq!(json["table"]["rows"].as_array().unwrap().len(), 6);
+    assert_eq!(json["table"]["tradeoff"].as_array().unwrap().len(), 4, "λ = 0 and the sweep");
+    assert_eq!(std::fs::read_dir(dir.join("reports")).unwrap().count(), 6, "every report written");
+    // A merge with a job missing says so and fails.
+    let first = std::fs::read_dir(dir.join("jobs")).unwrap().next().unwrap().unwrap().path();
+    std::fs::remove_file(first).unwrap();
+    let out = bin().args(["paper", "--quick", "--seeds", "1", "--merge"]).arg(&dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no result"), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn paper_arguments_are_checked() {
+    for (args, what) in [
+        (vec!["paper", "--shard", "2/2"], "--shard"),
+        (vec!["paper", "--shard", "x"], "--shard"),
+        (vec!["paper", "--seeds", "0"], "--seeds"),
+        (vec!["paper", "--size", "huge"], "--size"),
+        (vec!["paper", "--shard", "0/2", "--jobs", "2"], "exclude"),
+    ] {
+        let out = bin().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains(what), "{args:?}");
+    }
 }

@@ -3,7 +3,8 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use spotlight_core::report::{ModelRun, Report};
+use spotlight_core::paper::PaperTable;
+use spotlight_core::report::{ModelRun, Report, median};
 use spotlight_core::runner::AttackReport;
 
 /// BN's colour and no-BN's, everywhere.
@@ -53,9 +54,9 @@ pub fn accuracy_curves(reports: &[&Report], title: &str) -> String {
             .margin(10)
             .x_label_area_size(32)
             .y_label_area_size(44)
-            .build_cartesian_2d(1f64..epochs as f64, 0f64..1f64)
+            .build_cartesian_2d(0f64..epochs as f64, 0f64..1f64)
             .map_err(|e| e.to_string())?;
-        chart.configure_mesh().x_desc("epoch").y_desc("accuracy").draw().map_err(|e| e.to_string())?;
+        chart.configure_mesh().x_desc("epoch (0: untrained)").y_desc("accuracy").draw().map_err(|e| e.to_string())?;
         for r in reports {
             for run in &r.runs {
                 let c = color_of(r, run);
@@ -159,49 +160,192 @@ pub fn grad_norm_histograms(report: &Report) -> String {
     })
 }
 
-/// γ/σ (running) per BN layer over the epochs, with the line γ/σ = 1.
-pub fn gamma_sigma_curves(reports: &[&Report]) -> String {
+/// One line of a [`lines`] chart.
+pub struct Line {
+    pub label: String,
+    pub color: RGBColor,
+    pub width: u32,
+    pub points: Vec<(f64, f64)>,
+}
+
+/// A chart of lines on linear axes (the range fitted to the data, from 0), with an optional
+/// horizontal reference line.
+pub fn lines(title: &str, x_desc: &str, y_desc: &str, series: &[Line], reference: Option<(f64, &str)>) -> String {
     svg(640, 320, |root| {
-        let runs: Vec<(&Report, &ModelRun)> =
-            reports.iter().flat_map(|r| r.runs.iter().map(move |run| (*r, run))).filter(|(_, run)| run.batch_norm).collect();
-        let epochs = reports.iter().map(|r| r.config.epochs).max().unwrap_or(1).max(2);
-        let ymax = runs
-            .iter()
-            .flat_map(|(_, r)| r.epochs.iter().flat_map(|e| e.gamma_sigma.iter().map(|l| l.running)))
-            .fold(1.5, f64::max)
-            * 1.1;
+        let pts = series.iter().flat_map(|l| l.points.iter());
+        let (xmax, ymax) = pts.fold((1.0f64, reference.map_or(0.0, |r| r.0)), |(a, b), &(x, y)| (a.max(x), b.max(y)));
+        let ymax = if ymax > 0.0 { ymax * 1.1 } else { 1.0 };
         let mut chart = ChartBuilder::on(root)
-            .caption("γ/σ per BN layer (running σ)", ("sans-serif", 18))
+            .caption(title, ("sans-serif", 17))
             .margin(10)
             .x_label_area_size(32)
-            .y_label_area_size(44)
-            .build_cartesian_2d(1f64..epochs as f64, 0f64..ymax)
+            .y_label_area_size(48)
+            .build_cartesian_2d(0f64..xmax, 0f64..ymax)
             .map_err(|e| e.to_string())?;
-        chart.configure_mesh().x_desc("epoch").y_desc("mean |γ|/σ").draw().map_err(|e| e.to_string())?;
-        chart
-            .draw_series(LineSeries::new(vec![(1.0, 1.0), (epochs as f64, 1.0)], BLACK.mix(0.6).stroke_width(1)))
-            .map_err(|e| e.to_string())?
-            .label("γ/σ = 1")
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], BLACK.mix(0.6)));
-        let layer_colors = [RGBColor(214, 39, 40), RGBColor(255, 127, 14), RGBColor(148, 103, 189), RGBColor(140, 86, 75)];
-        for (r, run) in runs {
-            let layers = run.epochs.first().map_or(0, |e| e.gamma_sigma.len());
-            for l in 0..layers {
-                let c = if r.config.regularizer { REG_COLOR } else { layer_colors[l % layer_colors.len()] };
-                let pts: Vec<(f64, f64)> =
-                    run.epochs.iter().filter_map(|e| e.gamma_sigma.get(l).map(|g| (e.epoch as f64, g.running))).collect();
-                let name = format!("{} {}", run_name(r, run), run.epochs[0].gamma_sigma[l].layer);
-                chart
-                    .draw_series(LineSeries::new(pts, c.stroke_width(2)))
-                    .map_err(|e| e.to_string())?
-                    .label(name)
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(2)));
-            }
+        chart.configure_mesh().x_desc(x_desc).y_desc(y_desc).draw().map_err(|e| e.to_string())?;
+        if let Some((y, label)) = reference {
+            chart
+                .draw_series(LineSeries::new(vec![(0.0, y), (xmax, y)], BLACK.mix(0.6).stroke_width(1)))
+                .map_err(|e| e.to_string())?
+                .label(label)
+                .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], BLACK.mix(0.6)));
+        }
+        for l in series {
+            let (c, w) = (l.color, l.width);
+            chart
+                .draw_series(LineSeries::new(l.points.clone(), c.stroke_width(w)))
+                .map_err(|e| e.to_string())?
+                .label(l.label.clone())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(w)));
         }
         chart
             .configure_series_labels()
             .background_style(WHITE.mix(0.85))
             .position(SeriesLabelPosition::UpperLeft)
+            .label_font(("sans-serif", 11))
+            .draw()
+            .map_err(|e| e.to_string())
+    })
+}
+
+const LAYER_COLORS: [RGBColor; 4] = [RGBColor(214, 39, 40), RGBColor(255, 127, 14), RGBColor(148, 103, 189), RGBColor(140, 86, 75)];
+
+/// γ/σ per BN layer over the epochs — the median over channels with the batch σ (the paper's σ),
+/// epoch 0 the untrained model — with the line γ/σ = 1.
+pub fn gamma_sigma_curves(reports: &[&Report]) -> String {
+    let mut series = Vec::new();
+    for r in reports {
+        for run in r.runs.iter().filter(|run| run.batch_norm) {
+            let layers = run.epochs.first().map_or(0, |e| e.gamma_sigma.len());
+            for l in 0..layers {
+                let color = if r.config.regularizer { REG_COLOR } else { LAYER_COLORS[l % LAYER_COLORS.len()] };
+                series.push(Line {
+                    label: format!("{} {}", run_name(r, run), run.epochs[0].gamma_sigma[l].layer),
+                    color,
+                    width: 2,
+                    points: run.epochs.iter().filter_map(|e| e.gamma_sigma.get(l).map(|g| (e.epoch as f64, g.batch_median))).collect(),
+                });
+            }
+        }
+    }
+    lines("γ/σ per BN layer (median over channels, batch σ)", "epoch (0: untrained)", "median |γ|/σ", &series, Some((1.0, "γ/σ = 1")))
+}
+
+/// Median per-sample gradient norm (in a training batch) of the noisy (thick) and clean probes
+/// over the epochs, per model.
+pub fn grad_norm_curves(report: &Report) -> String {
+    let mut series = Vec::new();
+    for run in &report.runs {
+        for (group, width) in [("noisy", 3u32), ("clean", 1)] {
+            let points = run
+                .epochs
+                .iter()
+                .filter_map(|e| median(if group == "noisy" { &e.grad_norms.noisy } else { &e.grad_norms.clean }).map(|m| (e.epoch as f64, m)))
+                .collect();
+            series.push(Line { label: format!("{}: {group}", run_name(report, run)), color: color_of(report, run), width, points });
+        }
+    }
+    lines("Median per-sample ‖∇ℓ‖ (in a training batch)", "epoch (0: untrained)", "gradient norm", &series, None)
+}
+
+fn noise_color(noise: f64) -> RGBColor {
+    if noise <= 0.0 {
+        RGBColor(120, 120, 120)
+    } else if noise < 0.03 {
+        RGBColor(255, 127, 14)
+    } else {
+        BN_COLOR
+    }
+}
+
+fn lighter(c: RGBColor) -> RGBColor {
+    RGBColor(((u16::from(c.0) + 255) / 2) as u8, ((u16::from(c.1) + 255) / 2) as u8, ((u16::from(c.2) + 255) / 2) as u8)
+}
+
+fn epoch_points(v: &[f64]) -> Vec<(f64, f64)> {
+    v.iter().enumerate().map(|(e, &y)| (e as f64, y)).collect()
+}
+
+/// The paper panel's charts from a merged [`PaperTable`] (means over seeds): (title, SVG) for
+/// memorization, gradient norms, γ/σ and γ (the feedback loop), and the λ trade-off.
+pub fn paper_charts(table: &PaperTable) -> Vec<(&'static str, String)> {
+    let name = |bn: bool| if bn { "BN" } else { "no-BN" };
+    let mut memo = Vec::new();
+    let mut grads = Vec::new();
+    let mut gs = Vec::new();
+    let mut gamma = Vec::new();
+    for c in &table.curves {
+        let tag = format!("{} {:.0}%", name(c.batch_norm), 100.0 * c.noise);
+        let color = if c.batch_norm { BN_COLOR } else { PLAIN_COLOR };
+        if c.noise > 0.0 {
+            let width = if c.noise > 0.03 { 3 } else { 1 };
+            memo.push(Line { label: tag.clone(), color, width, points: epoch_points(&c.flipped_acc) });
+            grads.push(Line { label: format!("{tag} noisy"), color, width, points: epoch_points(&c.grad_noisy) });
+            grads.push(Line { label: format!("{tag} clean"), color: lighter(color), width: 1, points: epoch_points(&c.grad_clean) });
+        }
+        if c.batch_norm && !c.gamma_sigma.is_empty() {
+            let layers = c.gamma_sigma.len() as f64;
+            let mean = |m: &Vec<Vec<f64>>| -> Vec<f64> {
+                (0..m[0].len()).map(|e| m.iter().map(|l| l[e]).sum::<f64>() / layers).collect()
+            };
+            let color = noise_color(c.noise);
+            gs.push(Line { label: format!("{:.0}% noise", 100.0 * c.noise), color, width: 2, points: epoch_points(&mean(&c.gamma_sigma)) });
+            gamma.push(Line { label: format!("{:.0}% noise", 100.0 * c.noise), color, width: 2, points: epoch_points(&mean(&c.mean_gamma)) });
+        }
+    }
+    vec![
+        ("memorization", lines("Accuracy on flipped members (%), mean over seeds", "epoch", "flipped acc (%)", &memo, None)),
+        ("gradients", lines("Median per-sample ‖∇ℓ‖ in a batch (noisy thick)", "epoch", "gradient norm", &grads, None)),
+        ("gamma-sigma", lines("BN: median γ/σ, mean over layers, by noise", "epoch (0: untrained)", "γ/σ", &gs, Some((1.0, "γ/σ = 1")))),
+        ("gamma", lines("BN: mean |γ|, mean over layers, by noise (the feedback loop)", "epoch (0: untrained)", "mean |γ|", &gamma, None)),
+        ("tradeoff", tradeoff_chart(table)),
+    ]
+}
+
+/// The regularizer's privacy–utility trade-off: flipped-label accuracy (%) and LiRA AUC (×100)
+/// against test accuracy, one point per λ (λ = 0 without the regularizer), mean over seeds.
+pub fn tradeoff_chart(table: &PaperTable) -> String {
+    svg(640, 320, |root| {
+        let pts = &table.tradeoff;
+        if pts.is_empty() {
+            return root.draw(&Text::new("no λ sweep in this run", (10, 20), ("sans-serif", 14))).map_err(|e| e.to_string());
+        }
+        let (xlo, xhi) = pts.iter().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.test_acc.mean), b.max(p.test_acc.mean)));
+        let (xlo, xhi) = (xlo - 1.0, xhi + 1.0);
+        let ymax = pts
+            .iter()
+            .flat_map(|p| std::iter::once(p.flipped_acc.mean).chain(p.lira_auc.as_ref().map(|a| 100.0 * a.mean)))
+            .fold(10.0, f64::max)
+            * 1.15;
+        let mut chart = ChartBuilder::on(root)
+            .caption("The regularizer: memorization and leakage vs test accuracy", ("sans-serif", 16))
+            .margin(10)
+            .x_label_area_size(32)
+            .y_label_area_size(44)
+            .build_cartesian_2d(xlo..xhi, 0f64..ymax)
+            .map_err(|e| e.to_string())?;
+        chart.configure_mesh().x_desc("test accuracy (%)").y_desc("%  /  AUC × 100").draw().map_err(|e| e.to_string())?;
+        let flipped: Vec<(f64, f64)> = pts.iter().map(|p| (p.test_acc.mean, p.flipped_acc.mean)).collect();
+        chart
+            .draw_series(flipped.into_iter().map(|p| Circle::new(p, 5, BN_COLOR.filled())))
+            .map_err(|e| e.to_string())?
+            .label("flipped-label accuracy (%)")
+            .legend(|(x, y)| Circle::new((x + 8, y), 4, BN_COLOR.filled()));
+        let auc: Vec<(f64, f64)> = pts.iter().filter_map(|p| p.lira_auc.as_ref().map(|a| (p.test_acc.mean, 100.0 * a.mean))).collect();
+        chart
+            .draw_series(auc.into_iter().map(|p| TriangleMarker::new(p, 5, PLAIN_COLOR.filled())))
+            .map_err(|e| e.to_string())?
+            .label("LiRA AUC × 100")
+            .legend(|(x, y)| TriangleMarker::new((x + 8, y), 4, PLAIN_COLOR.filled()));
+        for p in pts {
+            chart
+                .draw_series(std::iter::once(Text::new(format!("λ={}", p.lambda), (p.test_acc.mean, p.flipped_acc.mean + ymax * 0.04), ("sans-serif", 11))))
+                .map_err(|e| e.to_string())?;
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .position(SeriesLabelPosition::UpperRight)
             .label_font(("sans-serif", 11))
             .draw()
             .map_err(|e| e.to_string())
@@ -223,7 +367,7 @@ pub fn roc_curves(report: &Report) -> String {
             .map_err(|e| e.to_string())?;
         chart
             .configure_mesh()
-            .x_desc("false positive rate")
+            .x_desc("false positive rate (axis floor 10⁻³)")
             .y_desc("true positive rate")
             .x_label_formatter(&|x| format!("{x:.0e}"))
             .y_label_formatter(&|y| format!("{y:.0e}"))
@@ -263,8 +407,12 @@ mod tests {
     #[test]
     fn empty_report_charts_do_not_panic() {
         let r = Report { config: Default::default(), backend: "test".into(), runs: vec![] };
-        for svg in [accuracy_curves(&[&r], "t"), grad_norm_histograms(&r), gamma_sigma_curves(&[&r]), roc_curves(&r)] {
-            assert!(svg.contains("<svg"), "{svg}");
+        for svg in [accuracy_curves(&[&r], "t"), grad_norm_histograms(&r), gamma_sigma_curves(&[&r]), grad_norm_curves(&r), roc_curves(&r)] {
+            assert!(svg.contains("<svg") && !svg.contains("chart error"), "{svg}");
+        }
+        let t = spotlight_core::paper::claims(&[]);
+        for (_, svg) in paper_charts(&t) {
+            assert!(svg.contains("<svg") && !svg.contains("chart error"), "{svg}");
         }
     }
 }
