@@ -1,6 +1,7 @@
 //! Spotlight's web app: controls, live views and share links around spotlight-core. UI only —
 //! the experiment (data, models, training, attacks) is the core's, the charts are spotlight-plots'.
 
+mod paper_panel;
 mod web;
 
 use std::cell::RefCell;
@@ -14,7 +15,7 @@ use leptos::task::spawn_local;
 use spotlight_core::backend::BackendName;
 use spotlight_core::bench::{self, BenchReport, ComparisonTime, PhaseTimer, PhaseTimes};
 use spotlight_core::burn::tensor::Device;
-use spotlight_core::config::{Config, DatasetName, OodSourceName, OptimizerName, range_of};
+use spotlight_core::config::{Config, DatasetName, OodSourceName, OptimizerName, RegKind, range_of};
 use spotlight_core::data::Dataset;
 use spotlight_core::data::transforms::SampleKind;
 use spotlight_core::runner::{Experiment, Phase};
@@ -452,6 +453,14 @@ fn Choice(
     }
 }
 
+/// The regularizer choices (value = `RegKind::name`, in `RegKind::ALL` order).
+const REG_KINDS: &[(&str, &str)] = &[
+    ("gamma", "γ only, σ held fixed (inert; for comparison)"),
+    ("sigma", "(γ/σ)², gradient through σ"),
+    ("hinge", "hinge max(0, γ/σ − 1)²"),
+    ("project", "clip |γ| ≤ τ·σ after each step"),
+];
+
 #[component]
 fn Controls(ui: Ui) -> impl IntoView {
     let running = move || ui.status.with(Status::busy);
@@ -466,8 +475,10 @@ fn Controls(ui: Ui) -> impl IntoView {
             <label class="field wide">
                 <span>"Preset"</span>
                 <select name="preset" on:change=move |ev| {
-                    if let Ok(i) = event_target_value(&ev).parse::<usize>() {
-                        if let Some(c) = preset_configs.with_value(|p| p.get(i).cloned()) { ui.set_config(c) }
+                    if let Ok(i) = event_target_value(&ev).parse::<usize>()
+                        && let Some(c) = preset_configs.with_value(|p| p.get(i).cloned())
+                    {
+                        ui.set_config(c)
                     }
                 }>
                     <option value="">"— the paper's settings —"</option>
@@ -485,7 +496,10 @@ fn Controls(ui: Ui) -> impl IntoView {
                 get=|c| if c.ood_source == OodSourceName::Shuffle { "shuffle" } else { "other" }
                 set=|c, v| c.ood_source = if v == "other" { OodSourceName::Other } else { OodSourceName::Shuffle } />
             <Toggle ui label="γ/σ regularizer" name="regularizer" get=|c| c.regularizer set=|c, v| c.regularizer = v />
+            <Choice ui label="Regularizer kind" name="reg_kind" options=REG_KINDS get=|c| c.reg_kind.name()
+                set=|c, v| { if let Some(k) = RegKind::ALL.into_iter().find(|k| k.name() == v) { c.reg_kind = k } } />
             <NumberField ui field="reg_strength" label="strength λ" step="0.01" />
+            <NumberField ui field="reg_bound" label="bound τ (clip)" step="0.1" />
             <NumberField ui field="epochs" label="Epochs" step="1" />
             <NumberField ui field="train_size" label="Training samples" step="100" />
             <NumberField ui field="test_size" label="Test samples" step="100" />
@@ -569,6 +583,7 @@ fn Views(ui: Ui) -> impl IntoView {
     let attacked = Memo::new(move |_| ui.report.get().filter(|r| r.runs.iter().any(|x| x.attack.is_some())));
     let accuracy = move || training.get().map(|r| spotlight_plots::accuracy_curves(&[&r], "Accuracy per epoch")).unwrap_or_default();
     let grads = move || training.get().map(|r| spotlight_plots::grad_norm_histograms(&r)).unwrap_or_default();
+    let grad_curves = move || training.get().map(|r| spotlight_plots::grad_norm_curves(&r)).unwrap_or_default();
     let gamma = move || training.get().map(|r| spotlight_plots::gamma_sigma_curves(&[&r])).unwrap_or_default();
     let roc = move || attacked.get().map(|r| spotlight_plots::roc_curves(&r)).unwrap_or_default();
     let has_attack = move || ui.report.with(|r| r.as_ref().is_some_and(|r| r.runs.iter().any(|x| x.attack.is_some())));
@@ -589,30 +604,47 @@ fn Views(ui: Ui) -> impl IntoView {
         </section>
         <section class="view" id="view-gradients">
             <h2>"Per-sample influence: gradient norms"</h2>
-            <p class="teach">"For each sample alone, the length of the gradient of its loss with respect to every weight: how hard
-               that one sample pulls on the model. The paper: with BN, noisy samples' norms shift much higher than clean ones'."</p>
+            <p class="teach">"How hard one sample pulls on the model. Each probe sample joins a training batch of batch_size−1 clean
+               members; BN uses that batch's statistics (the running statistics are left alone); we take the length of the gradient
+               of that sample's own loss over every weight, before training (epoch 0) and after each epoch. The paper: with BN,
+               noisy samples' norms shift much higher than clean ones'. The histogram is the last epoch; the curves are the
+               medians per epoch; the table averages those medians over the trained epochs."</p>
             <div class="chart" inner_html=grads></div>
+            <div class="chart" inner_html=grad_curves></div>
+            <GradTable ui />
         </section>
         <section class="view" id="view-gamma">
             <h2>"The amplifier: γ/σ per BN layer"</h2>
-            <p class="teach">"BN divides by the batch's standard deviation σ and multiplies by a learned scale γ. The paper shows each
-               step's progress on an outlier is multiplied by (γ/σ)², and that outliers push γ up — a feedback loop. Above the line
-               γ/σ = 1, BN amplifies. The γ/σ regularizer adds λ·mean (γ/σ)² to the loss to hold it down."</p>
+            <p class="teach">"BN divides each channel by the batch's standard deviation σ and multiplies it by a learned scale γ.
+               The paper shows that in a (stochastic) gradient-descent step the progress on an outlier is multiplied by (γ/σ)², and
+               that outliers push γ up — a feedback loop. With Adam (the default optimizer) the step on each weight is normalized by
+               the running size of that weight's own gradients, so the factor enters once, not squared. The chart shows, per BN layer, the median
+               over channels of γ/σ with the batch σ (measured on a fixed batch), from epoch 0, the untrained model. Above the line
+               γ/σ = 1, BN amplifies — but γ/σ starts above 1 already at initialization (γ = 1, and with PyTorch-style
+               initialization the σ of the pre-BN activations is below 1), so what shows the feedback loop is the change from
+               epoch 0 and the difference between noise levels (compare a run with 0% and one with 20% flipped labels). The
+               regularizer holds γ/σ down, by one of four rules: a penalty λ times the sum over BN layers of the mean over
+               channels of (γ/σ)² with σ held fixed (the gradient reaches γ alone: inert, kept for comparison), of (γ/σ)² with the
+               gradient through σ too, or of the hinge max(0, γ/σ − 1)², which charges only channels above 1; or no penalty but
+               clipping |γ| ≤ τ·σ after each step."</p>
             <div class="chart" inner_html=gamma></div>
         </section>
         <section class="view" id="view-attack">
             <h2>"Privacy: the membership attack"</h2>
             <p class="teach">"An attacker who can query the model guesses whether a sample was in its training set. LiRA trains shadow
                models with and without each sample and compares the target's confidence with both. AUC 0.5 is guessing; what matters
-               most is the true-positive rate at a tiny false-positive rate (1%): how many members are exposed with near certainty."</p>
+               most is the true-positive rate at a tiny false-positive rate (1%): the share of members the attacker finds while wrongly
+               accusing only 1 in 100 non-members. The last column runs LiRA on the outliers alone: flipped and OOD members against
+               flipped and OOD non-members."</p>
             <Show when=has_attack fallback=|| view! { <p class="pending">"The attack runs after training (it needs at least 2 shadow models)."</p> }>
                 <div class="chart" inner_html=roc></div>
                 <table class="numbers" id="attack-table">
-                    <tr><th>"model"</th><th>"LiRA AUC"</th><th>"TPR @ 1% FPR"</th><th>"offline AUC"</th><th>"loss-attack AUC"</th></tr>
+                    <tr><th>"model"</th><th>"LiRA AUC"</th><th>"TPR @ 1% FPR"</th><th>"offline AUC"</th><th>"loss-attack AUC"</th><th>"LiRA AUC, noisy only"</th></tr>
                     {move || ui.report.with(|r| r.as_ref().map(|r| r.runs.iter().filter_map(|run| run.attack.as_ref().map(|a| (run, a))).map(|(run, a)| view! {
                         <tr><td>{if run.batch_norm { "BN" } else { "no-BN" }}</td><td class="auc">{format!("{:.3}", a.lira_online.auc)}</td>
                             <td>{format!("{:.1}%", 100.0 * a.lira_online.tpr_at(0.01).unwrap_or(0.0))}</td>
-                            <td>{format!("{:.3}", a.lira_offline.auc)}</td><td>{format!("{:.3}", a.loss.auc)}</td></tr>
+                            <td>{format!("{:.3}", a.lira_offline.auc)}</td><td>{format!("{:.3}", a.loss.auc)}</td>
+                            <td class="auc-noisy">{a.lira_noisy.as_ref().map_or("—".to_string(), |n| format!("{:.3}", n.auc))}</td></tr>
                     }).collect_view()))}
                 </table>
             </Show>
@@ -629,13 +661,36 @@ fn Views(ui: Ui) -> impl IntoView {
                         view! {
                             <figure class=format!("sample {class}")>
                                 <SampleImage pixels=e.pixels.clone() />
-                                <figcaption>{format!("given {} · true {}", e.label, e.true_label)}<br/><span class="tag">{tag}</span></figcaption>
+                                <figcaption>{caption(e.label, e.true_label)}<br/><span class="tag">{tag}</span></figcaption>
                             </figure>
                         }
                     }).collect_view()}
                 </div>
             }).collect_view()))}
         </section>
+    }
+}
+
+/// A gallery caption: the label trained with and the dataset's (OOD images have none).
+fn caption(label: u8, true_label: Option<u8>) -> String {
+    match true_label {
+        Some(t) => format!("given {label} · true {t}"),
+        None => format!("given {label} · OOD image"),
+    }
+}
+
+/// Per model: the mean over the trained epochs of the median noisy and clean gradient norm, and
+/// their ratio.
+#[component]
+fn GradTable(ui: Ui) -> impl IntoView {
+    view! {
+        <table class="numbers" id="grad-table">
+            <tr><th>"model"</th><th>"noisy ‖∇ℓ‖ (median; mean over epochs 1…n)"</th><th>"clean ‖∇ℓ‖ (median; mean over epochs 1…n)"</th><th>"noisy / clean"</th></tr>
+            {move || ui.report.with(|r| r.as_ref().map(|r| r.runs.iter().filter_map(|run| run.grad_norm_summary().map(|g| (run.batch_norm, g))).map(|(bn, g)| view! {
+                <tr><td>{if bn { "BN" } else { "no-BN" }}</td><td>{format!("{:.3}", g.noisy)}</td><td>{format!("{:.3}", g.clean)}</td>
+                    <td>{format!("{:.2}×", g.ratio())}</td></tr>
+            }).collect_view()))}
+        </table>
     }
 }
 
@@ -712,11 +767,11 @@ fn App() -> impl IntoView {
         bench_running: RwSignal::new(false),
         bench_note: RwSignal::new(String::new()),
     };
-    if let Some(b) = &parsed.backend {
-        if !matches!(b.as_str(), "webgpu" | "wgpu" | "cpu" | "flex" | "ndarray") {
-            ui.notices.update(|n| n.push(format!("backend: {b:?} is not webgpu, cpu, flex or ndarray; choosing automatically")));
-            ui.backend_pref.set(None);
-        }
+    if let Some(b) = &parsed.backend
+        && !matches!(b.as_str(), "webgpu" | "wgpu" | "cpu" | "flex" | "ndarray")
+    {
+        ui.notices.update(|n| n.push(format!("backend: {b:?} is not webgpu, cpu, flex or ndarray; choosing automatically")));
+        ui.backend_pref.set(None);
     }
     // Pick and announce the backend at once, so the banner is true before any run.
     spawn_local(async move {
@@ -764,6 +819,7 @@ fn App() -> impl IntoView {
                 <button id="export-csv" on:click=export_csv disabled=move || ui.report.with(|r| r.is_none())>"Export curves (CSV)"</button>
             </div>
             <Views ui />
+            <paper_panel::PaperPanel />
             <BenchView ui />
         </main>
         <footer>"After Doan, Gu & Alouani (2026), \"Batch Normalization Amplifies Memorization and Privacy Risks\". Runs entirely in this page; no data leaves it."</footer>
