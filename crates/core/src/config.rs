@@ -116,7 +116,8 @@ pub struct Config {
     pub train_size: usize,
     /// Test samples used for test accuracy.
     pub test_size: usize,
-    /// Per-sample gradient norms are measured on this many clean and this many noisy samples.
+    /// Per-sample gradient norms are measured on this many clean and this many noisy samples (each
+    /// one a forward and backward pass of a whole batch, before training and after every epoch).
     pub probe_size: usize,
     /// Shadow models for LiRA (0 turns the attack off; else at least 2, so that every candidate has
     /// an IN and an OUT model).
@@ -143,7 +144,7 @@ impl Default for Config {
             optimizer: OptimizerName::Adam,
             train_size: 5000,
             test_size: 2000,
-            probe_size: 128,
+            probe_size: 32,
             shadow_models: 4,
             seed: 1,
         }
