@@ -69,6 +69,29 @@ const tests = [
     await page.close();
     return banner;
   }],
+  ['the paper panel: every claim with its verdict, the charts drawn when opened', async () => {
+    const page = await open();
+    const rows = await page.evaluate(() => [...document.querySelectorAll('#paper-table tr')].slice(1).map((tr) => [...tr.children].map((td) => td.textContent)));
+    if (await page.locator('#paper-error').count()) throw new Error(await page.textContent('#paper-error'));
+    if (rows.length !== 6) throw new Error(`${rows.length} claim rows, want 6`);
+    for (const r of rows) {
+      if (!/^(held|did not hold|could not be checked) \(\d+\/\d+ seeds\)$/.test(r[4])) throw new Error('verdict: ' + r[4]);
+      if (!/±/.test(r[3])) throw new Error(`claim ${r[0]} has no mean ± sd: ${r[3]}`);
+    }
+    await page.click('#view-paper details summary');
+    await page.waitForFunction(() => document.querySelectorAll('#view-paper .paper-chart svg').length > 0, null, { timeout: 20000 });
+    const charts = await page.evaluate(() => [...document.querySelectorAll('#view-paper .paper-chart')].map((f) => ({
+      lines: f.querySelectorAll('svg polyline, svg path').length, text: f.textContent })));
+    if (charts.length < 4) throw new Error(`${charts.length} charts, want the lenses and the trade-off`);
+    for (const c of charts) {
+      if (/chart error/.test(c.text)) throw new Error('chart error: ' + c.text.slice(0, 200));
+      if (c.lines === 0) throw new Error('an empty chart: ' + c.text.slice(-200));
+    }
+    await page.locator('#view-paper').screenshot({ path: path.join(shots, 'paper.png') });
+    if (page.errors.length) throw new Error(page.errors.join('\n'));
+    await page.close();
+    return rows.map((r) => `${r[0]} ${r[4]}`).join('; ');
+  }],
   ['tiny comparison on the CPU backend runs to the end and draws every view', async () => {
     const page = await open(`?backend=cpu&run=1&${tiny}`);
     await page.waitForFunction(() => /samples\/s/.test(document.querySelector('#progress-text')?.textContent || ''), null, { timeout: 120000 });

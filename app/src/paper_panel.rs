@@ -71,6 +71,10 @@ fn PaperBody(file: PaperFile) -> impl IntoView {
         <p class="teach">"The paper's claims, each against our numbers, measured with "<code>{command}</code>", "{seeds}
            "; mean ± sd over seeds. A claim held when its rule holds on the means and in more than half of the seeds checked."</p>
         <ClaimTable rows=table.with_value(|t| t.rows.clone()) />
+        <p class="teach" id="paper-reading">"Reading it: a verdict is the rule applied to the numbers, not the whole story. "
+           "Compare each difference with its ± (the spread over seeds): a rule met by less than that is met by chance. "
+           "For γ/σ compare the trained value with the one at initialization beside it: above 1 from the start says nothing about training. "
+           "A claim that did not hold after a faithful measurement is a finding, reported as it came out."</p>
         <details class="paper-charts" on:toggle=move |_| opened.set(true)>
             <summary>"The charts behind the claims (means over seeds)"</summary>
             <Show when=move || opened.get()>{charts}</Show>
