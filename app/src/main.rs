@@ -18,8 +18,8 @@ use spotlight_core::burn::tensor::Device;
 use spotlight_core::config::{Config, DatasetName, OodSourceName, OptimizerName, RegKind, range_of};
 use spotlight_core::data::Dataset;
 use spotlight_core::data::transforms::SampleKind;
-use spotlight_core::runner::{Experiment, Phase};
-use spotlight_core::{Report, link};
+use spotlight_core::experiment::{Experiment, Phase};
+use spotlight_core::{Report, Variant, link};
 
 /// What the page is doing.
 #[derive(Clone, Debug, PartialEq)]
@@ -253,7 +253,7 @@ async fn run_bench(ui: Ui) {
     let clock = || web::now_ms() / 1000.0;
     for (device, label) in &backends {
         for bn in [true, false] {
-            ui.bench_note.set(format!("Timing {} on {label}…", if bn { "BN" } else { "no-BN" }));
+            ui.bench_note.set(format!("Timing {} on {label}…", Variant::unregularized(bn).label()));
             match bench::train_throughput(&ds, device, label, bn, config.batch_size, BENCH_STEPS, &clock).await {
                 Ok(t) => ui.bench.update(|b| b.throughput.push(t)),
                 Err(e) => {
@@ -349,9 +349,15 @@ fn presets() -> Vec<(&'static str, Config)> {
         ("MNIST, 5% flipped, with the γ/σ regularizer", Config { regularizer: true, reg_strength: 0.05, ..d.clone() }),
         ("MNIST, 20% flipped (strong memorization)", Config { label_noise: 0.2, ..d.clone() }),
         ("MNIST, clean data (no outliers)", Config { label_noise: 0.0, ..d.clone() }),
-        ("MNIST, 5% OOD images (Fashion-MNIST)", Config { label_noise: 0.0, ood_fraction: 0.05, ood_source: OodSourceName::Other, ..d.clone() }),
+        (
+            "MNIST, 5% OOD images (Fashion-MNIST)",
+            Config { label_noise: 0.0, ood_fraction: 0.05, ood_source: OodSourceName::Other, ..d.clone() },
+        ),
         ("Fashion-MNIST, 5% flipped labels", Config { dataset: DatasetName::Fashion, ..d.clone() }),
-        ("Tiny (a quick look)", Config { train_size: 500, test_size: 500, epochs: 2, batch_size: 50, shadow_models: 2, probe_size: 32, ..d }),
+        (
+            "Tiny (a quick look)",
+            Config { train_size: 500, test_size: 500, epochs: 2, batch_size: 50, shadow_models: 2, probe_size: 32, ..d },
+        ),
     ]
 }
 
@@ -597,7 +603,7 @@ fn Views(ui: Ui) -> impl IntoView {
             <table class="numbers" id="epoch-table">
                 <tr><th>"model"</th><th>"epoch"</th><th>"flipped"</th><th>"OOD"</th><th>"clean train"</th><th>"test"</th></tr>
                 {move || ui.report.with(|r| r.as_ref().map(|r| r.runs.iter().filter_map(|run| run.last().map(|e| (run, e))).map(|(run, e)| view! {
-                    <tr><td>{if run.batch_norm { "BN" } else { "no-BN" }}</td><td>{e.epoch}</td><td>{pct(e.acc_flipped)}</td>
+                    <tr><td>{r.variant(run).label()}</td><td>{e.epoch}</td><td>{pct(e.acc_flipped)}</td>
                         <td>{pct(e.acc_ood)}</td><td>{pct(e.acc_clean)}</td><td>{pct(Some(e.acc_test))}</td></tr>
                 }).collect_view()))}
             </table>
@@ -641,7 +647,7 @@ fn Views(ui: Ui) -> impl IntoView {
                 <table class="numbers" id="attack-table">
                     <tr><th>"model"</th><th>"LiRA AUC"</th><th>"TPR @ 1% FPR"</th><th>"offline AUC"</th><th>"loss-attack AUC"</th><th>"LiRA AUC, noisy only"</th></tr>
                     {move || ui.report.with(|r| r.as_ref().map(|r| r.runs.iter().filter_map(|run| run.attack.as_ref().map(|a| (run, a))).map(|(run, a)| view! {
-                        <tr><td>{if run.batch_norm { "BN" } else { "no-BN" }}</td><td class="auc">{format!("{:.3}", a.lira_online.auc)}</td>
+                        <tr><td>{r.variant(run).label()}</td><td class="auc">{format!("{:.3}", a.lira_online.auc)}</td>
                             <td>{format!("{:.1}%", 100.0 * a.lira_online.tpr_at(0.01).unwrap_or(0.0))}</td>
                             <td>{format!("{:.3}", a.lira_offline.auc)}</td><td>{format!("{:.3}", a.loss.auc)}</td>
                             <td class="auc-noisy">{a.lira_noisy.as_ref().map_or("—".to_string(), |n| format!("{:.3}", n.auc))}</td></tr>
@@ -653,8 +659,8 @@ fn Views(ui: Ui) -> impl IntoView {
             <h2>"Most exposed training samples"</h2>
             <p class="teach">"The members LiRA is most sure about. Count the red (flipped) and orange (OOD) tags: the outliers the model
                memorized are the ones it leaks."</p>
-            {move || ui.report.with(|r| r.as_ref().map(|r| r.runs.iter().filter_map(|run| run.attack.as_ref().map(|a| (run.batch_norm, a.exposed.clone()))).map(|(bn, ex)| view! {
-                <h3>{if bn { "BN model" } else { "no-BN model" }}</h3>
+            {move || ui.report.with(|r| r.as_ref().map(|r| r.runs.iter().filter_map(|run| run.attack.as_ref().map(|a| (r.variant(run), a.exposed.clone()))).map(|(variant, ex)| view! {
+                <h3>{format!("{} model", variant.label())}</h3>
                 <div class="gallery">
                     {ex.into_iter().map(|e| {
                         let (tag, class) = match e.kind { SampleKind::Clean => ("clean", "clean"), SampleKind::Flipped => ("flipped", "flipped"), SampleKind::Ood => ("OOD", "ood") };
@@ -686,8 +692,8 @@ fn GradTable(ui: Ui) -> impl IntoView {
     view! {
         <table class="numbers" id="grad-table">
             <tr><th>"model"</th><th>"noisy ‖∇ℓ‖ (median; mean over epochs 1…n)"</th><th>"clean ‖∇ℓ‖ (median; mean over epochs 1…n)"</th><th>"noisy / clean"</th></tr>
-            {move || ui.report.with(|r| r.as_ref().map(|r| r.runs.iter().filter_map(|run| run.grad_norm_summary().map(|g| (run.batch_norm, g))).map(|(bn, g)| view! {
-                <tr><td>{if bn { "BN" } else { "no-BN" }}</td><td>{format!("{:.3}", g.noisy)}</td><td>{format!("{:.3}", g.clean)}</td>
+            {move || ui.report.with(|r| r.as_ref().map(|r| r.runs.iter().filter_map(|run| run.grad_norm_summary().map(|g| (r.variant(run), g))).map(|(variant, g)| view! {
+                <tr><td>{variant.label()}</td><td>{format!("{:.3}", g.noisy)}</td><td>{format!("{:.3}", g.clean)}</td>
                     <td>{format!("{:.2}×", g.ratio())}</td></tr>
             }).collect_view()))}
         </table>
@@ -862,6 +868,7 @@ fn expose_memory_probe() {
 // call from JS into wasm — each callback, each resumed future; profiled here at a third of a run's
 // main-thread time. Calling them once, first, turns that wrapping off (inventory's docs).
 #[cfg(target_family = "wasm")]
+#[allow(unsafe_code)]
 unsafe extern "C" {
     fn __wasm_call_ctors();
 }
@@ -869,11 +876,12 @@ unsafe extern "C" {
 fn main() {
     // SAFETY: runs once, before anything else in the module; the constructors only register statics.
     #[cfg(target_family = "wasm")]
+    #[allow(unsafe_code)]
     unsafe {
         __wasm_call_ctors();
     }
     console_error_panic_hook::set_once();
     expose_memory_probe();
     spotlight_core::yielder::install(|| Box::pin(web::yield_now()));
-    leptos::mount::mount_to_body(App);
+    mount_to_body(App);
 }

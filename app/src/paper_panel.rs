@@ -65,8 +65,9 @@ fn PaperBody(file: PaperFile) -> impl IntoView {
     let table = StoredValue::new(table);
     // The charts are drawn the first time the reader opens them, not at page load.
     let opened = RwSignal::new(false);
-    let charts =
-        move || table.with_value(spotlight_plots::paper_charts).into_iter().map(|(name, svg)| view! { <PaperChart name svg /> }).collect_view();
+    let charts = move || {
+        table.with_value(spotlight_plots::paper_charts).into_iter().map(|(name, svg)| view! { <PaperChart name svg /> }).collect_view()
+    };
     view! {
         <p class="teach">"The paper's claims, each against our numbers, measured with "<code>{command}</code>", "{seeds}
            "; mean ± sd over seeds. A claim held when its rule holds on the means and in more than half of the seeds checked."</p>

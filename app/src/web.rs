@@ -10,9 +10,7 @@ fn window() -> web_sys::Window {
 }
 
 fn js_err(v: JsValue) -> String {
-    v.as_string()
-        .or_else(|| Reflect::get(&v, &"message".into()).ok().and_then(|m| m.as_string()))
-        .unwrap_or_else(|| format!("{v:?}"))
+    v.as_string().or_else(|| Reflect::get(&v, &"message".into()).ok().and_then(|m| m.as_string())).unwrap_or_else(|| format!("{v:?}"))
 }
 
 /// GETs a same-origin URL as bytes, calling `progress(bytes so far, total)` as chunks arrive

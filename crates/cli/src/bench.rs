@@ -57,10 +57,10 @@ fn torch(batches: &[usize], steps: usize) -> Result<Vec<(bool, usize, f64)>, Str
             v["batch"].as_u64().unwrap_or(0) as usize,
             v["samples_per_s"].as_f64().unwrap_or(f64::NAN),
         ));
-        if rows.len() == 1 {
-            if let Some(info) = v.get("info") {
-                println!("PyTorch: {info}");
-            }
+        if rows.len() == 1
+            && let Some(info) = v.get("info")
+        {
+            println!("PyTorch: {info}");
         }
     }
     Ok(rows)
@@ -79,6 +79,9 @@ pub fn cmd_bench(mut args: Args) -> Result<(), Fail> {
         Some(s) => s.parse::<usize>().ok().filter(|&n| (1..=10_000).contains(&n)).ok_or_else(|| usage(format!("--steps: {s:?}")))?,
         None => 20,
     };
+    for &b in &batches {
+        bench::check_throughput(b, steps).map_err(|e| usage(format!("--batches {b} with --steps {steps}: {e}")))?;
+    }
     let no_torch = args.flag("--no-torch");
     let dir = args.value("--data-dir")?.map(PathBuf::from).unwrap_or_else(|| PathBuf::from("public/data"));
     args.done()?;
@@ -103,7 +106,7 @@ pub fn cmd_bench(mut args: Args) -> Result<(), Fail> {
                 println!(
                     "{:<8} {:<6} {:>6} {:>14.0} {:>16} {:>8}",
                     backend.as_str(),
-                    if bn { "BN" } else { "no-BN" },
+                    spotlight_core::Variant::unregularized(bn).label(),
                     batch,
                     ours,
                     t.map_or("—".into(), |t| format!("{t:.0}")),

@@ -9,8 +9,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use spotlight_core::backend::{BackendName, native_device};
 use spotlight_core::config::DatasetName;
 use spotlight_core::data::Dataset;
-use spotlight_core::report::{self, Report, median};
-use spotlight_core::runner;
+use spotlight_core::experiment;
+use spotlight_core::report::{Report, median};
 use spotlight_core::{Config, jobs, link, paper};
 
 mod bench;
@@ -127,7 +127,6 @@ fn progress_bar(total: usize, quiet: bool) -> ProgressBar {
     pb
 }
 
-
 /// Runs one experiment with a progress bar.
 pub fn run_experiment(config: &Config, data_dir: &Path, backend: BackendName, quiet: bool, prefix: &str) -> Result<Report, Fail> {
     let ds = load_dataset(data_dir, config.dataset)?;
@@ -137,7 +136,7 @@ pub fn run_experiment(config: &Config, data_dir: &Path, backend: BackendName, qu
         None
     };
     let (device, name) = native_device(backend).map_err(|e| Fail(1, e))?;
-    let mut exp = runner::Experiment::new(config, &ds, other.as_ref(), &device, &name).map_err(|e| Fail(2, e))?;
+    let mut exp = experiment::Experiment::new(config, &ds, other.as_ref(), &device, &name).map_err(|e| Fail(2, e))?;
     let pb = progress_bar(exp.steps_total(), quiet);
     pb.set_prefix(prefix.to_string());
     while !exp.finished() {
@@ -165,7 +164,7 @@ pub fn summary(r: &Report) -> String {
         r.backend
     );
     for run in &r.runs {
-        let name = report::variant_name(&r.config, run.batch_norm);
+        let name = r.variant(run).label();
         s.push_str(&format!("  {name}:\n"));
         if let Some(e) = &run.error {
             s.push_str(&format!("    stopped: {e}\n"));
@@ -184,7 +183,12 @@ pub fn summary(r: &Report) -> String {
                 s.push_str(&format!("    median per-sample grad norm (in a batch), last epoch: noisy {n:.3}, clean {c:.3}\n"));
             }
             if let Some(g) = run.grad_norm_summary() {
-                s.push_str(&format!("    the same, mean over epochs: noisy {:.3}, clean {:.3} (noisy/clean {:.2})\n", g.noisy, g.clean, g.ratio()));
+                s.push_str(&format!(
+                    "    the same, mean over epochs: noisy {:.3}, clean {:.3} (noisy/clean {:.2})\n",
+                    g.noisy,
+                    g.clean,
+                    g.ratio()
+                ));
             }
             if !last.gamma_sigma.is_empty() {
                 let init = run.initial().map(|e| e.gamma_sigma.clone()).unwrap_or_default();
@@ -399,7 +403,12 @@ fn merge_grid(grid: &[Config], size: paper::Size, store: &Path, out_dir: &Path, 
                 write_atomic(&reports_dir.join(name), &r.to_json())?;
                 for run in &r.runs {
                     if let Some(e) = &run.error {
-                        diverged.push(format!("{} (noise {:.0}%, seed {}): {e}", report::variant_name(config, run.batch_norm), 100.0 * config.label_noise, config.seed));
+                        diverged.push(format!(
+                            "{} (noise {:.0}%, seed {}): {e}",
+                            config.variant(run.batch_norm).label(),
+                            100.0 * config.label_noise,
+                            config.seed
+                        ));
                     }
                 }
                 reports.push(r);

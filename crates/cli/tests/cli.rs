@@ -20,7 +20,8 @@ fn runs_of(path: &PathBuf) -> serde_json::Value {
     v["runs"].clone()
 }
 
-const QUERY: &str = "dataset=mnist&compare=true&label_noise=0.2&train_size=200&test_size=100&epochs=2&batch_size=50&probe_size=4&shadow_models=2&seed=9";
+const QUERY: &str =
+    "dataset=mnist&compare=true&label_noise=0.2&train_size=200&test_size=100&epochs=2&batch_size=50&probe_size=4&shadow_models=2&seed=9";
 
 #[test]
 fn link_and_json_config_give_the_same_report() {
@@ -51,6 +52,7 @@ fn bad_links_and_configs_exit_2_naming_the_field() {
         (vec!["run", "--backend", "tpu", "--link", "epochs=1"], "backend"),
         (vec!["run"], "--config"),
         (vec!["frobnicate"], "frobnicate"),
+        (vec!["bench", "--batches", "2048", "--no-torch"], "--batches 2048 with --steps 20"),
     ] {
         let out = bin().args(&args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");

@@ -63,6 +63,7 @@ fn log_sum_exp(xs: impl Iterator<Item = f64> + Clone) -> f64 {
 
 /// Which candidates each shadow model trains on: `result[k][i]` is true if candidate `i` is IN for
 /// shadow `k`. Each candidate is IN for exactly ⌊K/2⌋ shadows, chosen at random.
+#[allow(clippy::needless_range_loop)] // one draw per candidate, in candidate order: the seed's stream
 pub fn shadow_membership(candidates: usize, shadows: usize, seed: u64) -> Vec<Vec<bool>> {
     let mut rng = Rng::derive(seed, "shadows");
     let mut keep = vec![vec![false; candidates]; shadows];
@@ -168,14 +169,14 @@ pub fn log_normal_cdf(z: f64) -> f64 {
 fn erfc(x: f64) -> f64 {
     let z = x.abs();
     let t = 1.0 / (1.0 + 0.5 * z);
-    let r = t * (-z * z - 1.265_512_23
-        + t * (1.000_023_68
-            + t * (0.374_091_96
-                + t * (0.096_784_18
-                    + t * (-0.186_288_06
-                        + t * (0.278_868_07
-                            + t * (-1.135_203_98 + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
-        .exp();
+    let r = t
+        * (-z * z - 1.265_512_23
+            + t * (1.000_023_68
+                + t * (0.374_091_96
+                    + t * (0.096_784_18
+                        + t * (-0.186_288_06
+                            + t * (0.278_868_07 + t * (-1.135_203_98 + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
+            .exp();
     if x >= 0.0 { r } else { 2.0 - r }
 }
 
@@ -238,7 +239,11 @@ pub fn roc(members: &[f64], non_members: &[f64]) -> Result<Roc, AttackError> {
         let s = all[i].0;
         let (tp0, fp0) = (tp, fp);
         while i < all.len() && (all[i].0 == s || (all[i].0.is_nan() && s.is_nan())) {
-            if all[i].1 { tp += 1 } else { fp += 1 }
+            if all[i].1 {
+                tp += 1
+            } else {
+                fp += 1
+            }
             i += 1;
         }
         let (x0, y0) = (fp0 as f64 / n, tp0 as f64 / p);
@@ -247,10 +252,8 @@ pub fn roc(members: &[f64], non_members: &[f64]) -> Result<Roc, AttackError> {
         best_bal = best_bal.max((y1 + 1.0 - x1) / 2.0);
         points.push((x1, y1));
     }
-    let tpr_at_low_fpr = LOW_FPRS
-        .iter()
-        .map(|&f| (f, points.iter().filter(|(x, _)| *x <= f + 1e-15).map(|(_, y)| *y).fold(0.0, f64::max)))
-        .collect();
+    let tpr_at_low_fpr =
+        LOW_FPRS.iter().map(|&f| (f, points.iter().filter(|(x, _)| *x <= f + 1e-15).map(|(_, y)| *y).fold(0.0, f64::max))).collect();
     Ok(Roc { points, auc, balanced_accuracy: best_bal, tpr_at_low_fpr })
 }
 
@@ -374,7 +377,7 @@ mod tests {
     fn shadow_membership_is_balanced_per_candidate() {
         let keep = shadow_membership(500, 8, 1);
         for i in 0..500 {
-            assert_eq!((0..8).filter(|&k| keep[k][i]).count(), 4);
+            assert_eq!(keep.iter().filter(|k| k[i]).count(), 4);
         }
         let sizes: Vec<usize> = keep.iter().map(|k| k.iter().filter(|&&x| x).count()).collect();
         assert!(sizes.iter().all(|&s| (200..300).contains(&s)), "{sizes:?}");

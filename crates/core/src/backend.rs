@@ -27,9 +27,10 @@ impl BackendName {
     }
 
     pub fn parse(s: &str) -> Result<Self, String> {
-        Self::ALL.into_iter().find(|b| b.as_str() == s).ok_or_else(|| {
-            format!("backend: {s:?} is not a backend; allowed: ndarray, flex, wgpu")
-        })
+        Self::ALL
+            .into_iter()
+            .find(|b| b.as_str() == s)
+            .ok_or_else(|| format!("backend: {s:?} is not a backend; allowed: ndarray, flex, wgpu"))
     }
 
     /// Whether this build has the backend compiled in.

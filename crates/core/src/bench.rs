@@ -7,10 +7,11 @@ use serde::{Deserialize, Serialize};
 
 use burn::tensor::Device;
 
+use crate::Variant;
 use crate::config::{Config, DatasetName};
 use crate::data::Dataset;
-use crate::experiment::{DeviceData, ExperimentData};
-use crate::runner::Phase;
+use crate::experiment::Phase;
+use crate::experiment_data::{DeviceData, ExperimentData};
 use crate::train::Trainer;
 
 /// Untimed steps before the timed ones (kernel compilation, allocator warm-up).
@@ -35,7 +36,7 @@ pub struct Throughput {
 impl Throughput {
     /// "BN" or "no-BN".
     pub fn model(&self) -> &'static str {
-        if self.batch_norm { "BN" } else { "no-BN" }
+        Variant::unregularized(self.batch_norm).label()
     }
 
     /// Seconds one full MNIST epoch (60,000 images) would take at this rate.
@@ -60,6 +61,20 @@ pub fn throughput_config(batch_norm: bool, batch_size: usize, steps: usize) -> C
     }
 }
 
+/// Whether `steps` timed steps at `batch_size` fit one experiment (the samples they need are a
+/// train set, at most `train_size`'s maximum); the error says what to lower.
+pub fn check_throughput(batch_size: usize, steps: usize) -> Result<(), String> {
+    if steps == 0 {
+        return Err("steps: at least one timed step".into());
+    }
+    throughput_config(true, batch_size, steps).validate().map_err(|e| {
+        format!(
+            "batch {batch_size} × {} steps ({steps} timed + {WARMUP} warm-up) does not fit one training set ({e}): lower the steps or the batch size",
+            steps + WARMUP
+        )
+    })
+}
+
 /// Times `steps` training steps (forward + backward + optimizer) of one LeNet on `device`, after
 /// [`WARMUP`] untimed ones. The clock reads seconds; the timing ends only after the device has
 /// run every queued step (an async read-back), so a GPU's lazy queue is not mistaken for speed.
@@ -74,13 +89,11 @@ pub async fn train_throughput(
     steps: usize,
     clock: &dyn Fn() -> f64,
 ) -> Result<Throughput, String> {
-    if steps == 0 {
-        return Err("steps: at least one timed step".into());
-    }
+    check_throughput(batch_size, steps)?;
     let config = throughput_config(batch_norm, batch_size, steps);
     let data = ExperimentData::build(&config, dataset, None)?;
     let device_data = DeviceData::new(&data, device);
-    let mut t = Trainer::new(&config, batch_norm, &data, &device_data, data.members(), config.seed);
+    let mut t = Trainer::new(&config, Variant::unregularized(batch_norm), &data, &device_data, data.members(), config.seed);
     for _ in 0..WARMUP {
         t.step().await.map_err(|e| e.to_string())?;
         crate::yielder::pause().await;
@@ -118,7 +131,7 @@ pub struct PhaseTimes {
 }
 
 /// Splits an experiment's wall time by phase: feed it the phase the experiment is in after each
-/// [`Experiment::advance`](crate::runner::Experiment::advance), with the clock's time.
+/// [`Experiment::advance`](crate::experiment::Experiment::advance), with the clock's time.
 #[derive(Clone, Debug)]
 pub struct PhaseTimer {
     start: f64,
@@ -219,5 +232,9 @@ mod tests {
         let c = throughput_config(true, 128, 20);
         assert_eq!(c.train_size, 128 * 23);
         c.validate().unwrap();
+        check_throughput(128, 20).unwrap();
+        let e = check_throughput(2048, 20).unwrap_err();
+        assert!(e.contains("batch 2048 × 23 steps") && e.contains("train_size"), "{e}");
+        assert!(check_throughput(64, 0).is_err());
     }
 }

@@ -196,6 +196,44 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
+/// One model of an experiment: LeNet-5 with BN, with BN and the γ/σ regularizer, or without BN.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Variant {
+    Bn,
+    BnReg,
+    Plain,
+}
+
+impl Variant {
+    /// A model without regularizer: BN or no-BN.
+    pub fn unregularized(batch_norm: bool) -> Self {
+        if batch_norm { Self::Bn } else { Self::Plain }
+    }
+
+    pub fn batch_norm(self) -> bool {
+        self != Self::Plain
+    }
+
+    /// Its name for a reader: "BN + γ/σ reg", "BN" or "no-BN".
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::BnReg => "BN + γ/σ reg",
+            Self::Bn => "BN",
+            Self::Plain => "no-BN",
+        }
+    }
+
+    /// Its name in a CSV column: "bn+reg", "bn" or "no-bn".
+    pub fn key(self) -> &'static str {
+        match self {
+            Self::BnReg => "bn+reg",
+            Self::Bn => "bn",
+            Self::Plain => "no-bn",
+        }
+    }
+}
+
 impl Config {
     /// The value of a numeric field, by name (as in [`RANGES`]).
     pub fn numeric(&self, field: &str) -> Option<f64> {
@@ -270,16 +308,27 @@ impl Config {
         Ok(())
     }
 
-    /// The models this experiment trains: `[true, false]` (BN, no-BN) in compare mode.
-    pub fn variants(&self) -> Vec<bool> {
-        if self.compare { vec![true, false] } else { vec![self.batch_norm] }
+    /// The models this experiment trains: BN (with the regularizer when it is on) and no-BN in
+    /// compare mode, else the one `batch_norm` says.
+    pub fn variants(&self) -> Vec<Variant> {
+        let bns = if self.compare { vec![true, false] } else { vec![self.batch_norm] };
+        bns.into_iter().map(|bn| self.variant(bn)).collect()
+    }
+
+    /// The variant a model with (or without) BN is in this experiment.
+    pub fn variant(&self, batch_norm: bool) -> Variant {
+        match (batch_norm, self.regularizer) {
+            (true, true) => Variant::BnReg,
+            (true, false) => Variant::Bn,
+            (false, _) => Variant::Plain,
+        }
     }
 
     /// Parses JSON, then validates. An unknown key, or a value of the wrong type, is an error that
     /// names its key.
     pub fn from_json(json: &str) -> Result<Self, ConfigError> {
-        let value: serde_json::Value = serde_json::from_str(json)
-            .map_err(|e| ConfigError { field: "config".into(), message: format!("not valid JSON: {e}") })?;
+        let value: serde_json::Value =
+            serde_json::from_str(json).map_err(|e| ConfigError { field: "config".into(), message: format!("not valid JSON: {e}") })?;
         let serde_json::Value::Object(map) = &value else {
             return Err(ConfigError { field: "config".into(), message: "expected a JSON object".into() });
         };
@@ -290,8 +339,7 @@ impl Config {
                 return Err(ConfigError { field: key.clone(), message: e.to_string() });
             }
         }
-        let c: Config = serde_json::from_value(value)
-            .map_err(|e| ConfigError { field: "config".into(), message: e.to_string() })?;
+        let c: Config = serde_json::from_value(value).map_err(|e| ConfigError { field: "config".into(), message: e.to_string() })?;
         c.validate()?;
         Ok(c)
     }
@@ -313,12 +361,14 @@ mod tests {
 
     #[test]
     fn round_trips_through_json() {
-        let mut c = Config::default();
-        c.dataset = DatasetName::Fashion;
-        c.label_noise = 0.2;
-        c.regularizer = true;
-        c.optimizer = OptimizerName::Sgd;
-        c.seed = 1234567890123;
+        let c = Config {
+            dataset: DatasetName::Fashion,
+            label_noise: 0.2,
+            regularizer: true,
+            optimizer: OptimizerName::Sgd,
+            seed: 1234567890123,
+            ..Config::default()
+        };
         let back = Config::from_json(&c.to_json()).unwrap();
         assert_eq!(back, c);
     }
@@ -333,15 +383,13 @@ mod tests {
     #[test]
     fn every_out_of_range_field_is_named() {
         for r in RANGES {
-            let mut c = Config::default();
-            c.batch_size = 2; // keep the batch/train-size rule out of the way
+            let mut c = Config { batch_size: 2, ..Config::default() }; // keep the batch/train-size rule out of the way
             assert!(c.set_numeric(r.field, r.max * 2.0 + 1.0));
             let e = c.validate().unwrap_err();
             assert_eq!(e.field, r.field, "{e}");
             assert!(e.message.contains("allowed"), "{e}");
         }
-        let mut c = Config::default();
-        c.learning_rate = f64::NAN;
+        let c = Config { learning_rate: f64::NAN, ..Config::default() };
         assert_eq!(c.validate().unwrap_err().field, "learning_rate");
     }
 

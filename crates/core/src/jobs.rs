@@ -3,7 +3,7 @@
 //! [`JobResult`] can be written to its own file as soon as it is done. A grid of experiments can
 //! then be run in any order, in slices on many machines (`spotlight paper --shard I/N`), resumed
 //! after a crash (a finished job is never run again), and merged ([`assemble`]) into the same
-//! [`Report`] the steppable [`Experiment`](crate::runner::Experiment) gives: the same trainers, the
+//! [`Report`] the steppable [`Experiment`](crate::experiment::Experiment) gives: the same trainers, the
 //! same seeds and the same [`attack_report`].
 
 use burn::tensor::Device;
@@ -12,9 +12,9 @@ use sha2::{Digest, Sha256};
 
 use crate::Config;
 use crate::data::Dataset;
-use crate::experiment::{DeviceData, ExperimentData};
+use crate::experiment::{attack_report, pool_scores, shadow_keep, shadow_trainer};
+use crate::experiment_data::{DeviceData, ExperimentData};
 use crate::report::{ModelRun, Report};
-use crate::runner::{attack_report, pool_scores, shadow_keep, shadow_trainer};
 use crate::train::Trainer;
 
 /// Which model of an experiment a job trains. `variant` indexes `Config::variants()`.
@@ -65,7 +65,7 @@ impl Job {
     /// A short description ("target BN, 5 % noise, seed 2").
     pub fn describe(&self) -> String {
         let c = &self.config;
-        let name = |v: usize| crate::report::variant_name(c, c.variants()[v]);
+        let name = |v: usize| c.variants()[v].label();
         let what = match self.role {
             Role::Target { variant } => format!("target {}", name(variant)),
             Role::Shadow { variant, k } => format!("shadow {} of {}", k + 1, name(variant)),
@@ -104,9 +104,9 @@ pub async fn run_job(
     let device_data = DeviceData::new(&data, device);
     let output = match job.role {
         Role::Target { variant } => {
-            let bn = config.variants()[variant];
-            let mut t = Trainer::new(config, bn, &data, &device_data, data.members(), config.seed);
-            let mut run = ModelRun { batch_norm: bn, epochs: Vec::new(), error: None, attack: None, attack_error: None };
+            let of = config.variants()[variant];
+            let mut t = Trainer::new(config, of, &data, &device_data, data.members(), config.seed);
+            let mut run = ModelRun { batch_norm: of.batch_norm(), epochs: Vec::new(), error: None, attack: None, attack_error: None };
             match train_target(&mut t, &data, &mut run).await {
                 Ok(()) => {
                     let s = pool_scores(t.model(), &data, &device_data).await?;
@@ -119,9 +119,9 @@ pub async fn run_job(
             }
         }
         Role::Shadow { variant, k } => {
-            let bn = config.variants()[variant];
+            let of = config.variants()[variant];
             let keep = shadow_keep(config, data.pool.labels.len());
-            let mut t = shadow_trainer(config, bn, variant, k, &keep[k], &data, &device_data);
+            let mut t = shadow_trainer(config, of, variant, k, &keep[k], &data, &device_data);
             let phi = match train_shadow(&mut t).await {
                 Ok(()) => Some(pool_scores(t.model(), &data, &device_data).await?.phi),
                 Err(_) => None,
@@ -129,13 +129,7 @@ pub async fn run_job(
             JobOutput::Shadow { phi }
         }
     };
-    Ok(JobResult {
-        key: job.key(),
-        job: job.clone(),
-        backend: backend.to_string(),
-        seconds: clock() - started,
-        output,
-    })
+    Ok(JobResult { key: job.key(), job: job.clone(), backend: backend.to_string(), seconds: clock() - started, output })
 }
 
 async fn train_target(t: &mut Trainer, data: &ExperimentData, run: &mut ModelRun) -> Result<(), String> {
@@ -184,7 +178,7 @@ impl std::fmt::Display for AssembleError {
 }
 
 /// The experiment's [`Report`] from its jobs' results (`find` looks a result up by key): the same
-/// report [`Experiment`](crate::runner::Experiment) gives for the same config.
+/// report [`Experiment`](crate::experiment::Experiment) gives for the same config.
 pub fn assemble<'a>(
     config: &Config,
     dataset: &Dataset,
@@ -218,11 +212,8 @@ pub fn assemble<'a>(
                     }
                 })
                 .collect();
-            let scores = crate::attack::Scores {
-                confidence: loss.iter().map(|l| (-l).exp()).collect(),
-                loss: loss.clone(),
-                phi: phi.clone(),
-            };
+            let scores =
+                crate::attack::Scores { confidence: loss.iter().map(|l| (-l).exp()).collect(), loss: loss.clone(), phi: phi.clone() };
             match attack_report(config, &data, &scores, &keep, &shadow_phi) {
                 Ok(a) => run.attack = Some(a),
                 Err(e) => run.attack_error = Some(e),

@@ -3,7 +3,7 @@
 //!
 //! data ([`data`]: load, flip labels, inject OOD, member split) → model ([`model`]: LeNet ± BN,
 //! γ/σ read-out and regularizer) → train ([`train`]: a loop you can step) → experiment
-//! ([`config::Config`] in, [`report::Report`] out: [`runner::Experiment`] steps it for the app,
+//! ([`config::Config`] in, [`report::Report`] out: [`experiment::Experiment`] steps it for the app,
 //! [`jobs`] cuts it into one job per model for sharded, resumable runs) → the paper's claims
 //! ([`paper`]).
 
@@ -12,17 +12,17 @@ pub mod backend;
 pub mod bench;
 pub mod config;
 pub mod experiment;
+pub mod experiment_data;
 pub mod jobs;
 pub mod link;
 pub mod model;
 pub mod paper;
 pub mod report;
-pub mod runner;
 pub mod train;
 pub mod yielder;
 
 pub use burn;
 pub use spotlight_data as data;
 
-pub use config::{Config, ConfigError};
+pub use config::{Config, ConfigError, Variant};
 pub use report::Report;

@@ -121,10 +121,10 @@ fn json_of(value: &str) -> serde_json::Value {
         _ => {}
     }
     if let Ok(n) = value.parse::<f64>() {
-        if value.bytes().all(|c| c.is_ascii_digit()) {
-            if let Ok(u) = value.parse::<u64>() {
-                return serde_json::Value::from(u);
-            }
+        if value.bytes().all(|c| c.is_ascii_digit())
+            && let Ok(u) = value.parse::<u64>()
+        {
+            return serde_json::Value::from(u);
         }
         if let Some(num) = serde_json::Number::from_f64(n) {
             return serde_json::Value::Number(num);
@@ -166,10 +166,8 @@ pub fn parse(query: &str) -> Link {
             "bench" => link.bench = matches!(value.as_str(), "1" | "true" | "yes"),
             "backend" => link.backend = Some(value),
             _ => {
-                let known = serde_json::to_value(Config::default())
-                    .ok()
-                    .and_then(|v| v.as_object().map(|m| m.contains_key(&key)))
-                    .unwrap_or(false);
+                let known =
+                    serde_json::to_value(Config::default()).ok().and_then(|v| v.as_object().map(|m| m.contains_key(&key))).unwrap_or(false);
                 if !known {
                     link.notices.push(Notice::UnknownKey { key });
                     continue;
@@ -187,7 +185,11 @@ pub fn parse(query: &str) -> Link {
                             v = if r.integer { serde_json::Value::from(c as u64) } else { serde_json::Value::from(c) };
                         }
                         _ => {
-                            link.notices.push(Notice::Invalid { key, value, reason: format!("expected a number from {} to {}", r.min, r.max) });
+                            link.notices.push(Notice::Invalid {
+                                key,
+                                value,
+                                reason: format!("expected a number from {} to {}", r.min, r.max),
+                            });
                             continue;
                         }
                     }
@@ -269,7 +271,7 @@ mod tests {
         let link = parse(&q);
         assert!(link.notices.is_empty(), "{:?}", link.notices);
         assert_eq!(link.config, c);
-        assert_eq!(parse(&format!("?{q}&run=1")).run, true);
+        assert!(parse(&format!("?{q}&run=1")).run);
         let b = parse(&format!("?{q}&bench=1&backend=cpu"));
         assert!(b.bench && !b.run && b.notices.is_empty(), "{b:?}");
         assert_eq!(b.backend.as_deref(), Some("cpu"));

@@ -37,7 +37,7 @@ use burn::nn::conv::{Conv2d, Conv2dConfig};
 use burn::nn::pool::{MaxPool2d, MaxPool2dConfig};
 use burn::nn::{BatchNorm, BatchNormConfig, Linear, LinearConfig, PaddingConfig2d};
 use burn::tensor::activation::relu;
-use burn::tensor::{Device, Tensor, TensorData};
+use burn::tensor::{Device, Int, Tensor, TensorData};
 
 use crate::data::Rng;
 
@@ -92,9 +92,7 @@ fn uniform(rng: &mut Rng, n: usize, bound: f64) -> Vec<f32> {
 }
 
 fn conv(rng: &mut Rng, cin: usize, cout: usize, pad: usize, device: &Device) -> Conv2d {
-    let mut c = Conv2dConfig::new([cin, cout], [5, 5])
-        .with_padding(PaddingConfig2d::Explicit(pad, pad, pad, pad))
-        .init(device);
+    let mut c = Conv2dConfig::new([cin, cout], [5, 5]).with_padding(PaddingConfig2d::Explicit(pad, pad, pad, pad)).init(device);
     let bound = 1.0 / ((cin * 25) as f64).sqrt();
     c.weight = Param::from_data(TensorData::new(uniform(rng, cout * cin * 25, bound), [cout, cin, 5, 5]), device);
     c.bias = Some(Param::from_data(TensorData::new(uniform(rng, cout, bound), [cout]), device));
@@ -150,11 +148,8 @@ fn bn_forward<const D: usize>(bn: &BatchNorm, x: Tensor<D>, mode: Mode, stats: &
         let rm = bn.running_mean.value_sync();
         let rv = bn.running_var.value_sync();
         let device = rm.device();
-        bn.running_mean
-            .update(rm.mul_scalar(1.0 - m).add(out.mean.detach().to_device(&device).mul_scalar(m)).detach());
-        bn.running_var.update(
-            rv.mul_scalar(1.0 - m).add(out.variance.clone().detach().to_device(&device).mul_scalar(m)).detach(),
-        );
+        bn.running_mean.update(rm.mul_scalar(1.0 - m).add(out.mean.detach().to_device(&device).mul_scalar(m)).detach());
+        bn.running_var.update(rv.mul_scalar(1.0 - m).add(out.variance.clone().detach().to_device(&device).mul_scalar(m)).detach());
     }
     stats.vars.push(out.variance.detach());
     out.output
@@ -295,12 +290,12 @@ fn norm<const D: usize>(bn: &Option<BatchNorm>, x: Tensor<D>, mode: Mode, stats:
 }
 
 /// Mean cross-entropy and per-sample losses, from logits and integer targets.
-pub fn cross_entropy(logits: Tensor<2>, targets: burn::tensor::Tensor<1, burn::tensor::Int>) -> Tensor<1> {
+pub fn cross_entropy(logits: Tensor<2>, targets: Tensor<1, Int>) -> Tensor<1> {
     per_sample_loss(logits, targets).mean()
 }
 
 /// Per-sample cross-entropy, `[batch]`, computed stably with log-softmax.
-pub fn per_sample_loss(logits: Tensor<2>, targets: burn::tensor::Tensor<1, burn::tensor::Int>) -> Tensor<1> {
+pub fn per_sample_loss(logits: Tensor<2>, targets: Tensor<1, Int>) -> Tensor<1> {
     let logp = burn::tensor::activation::log_softmax(logits, 1);
     let picked: Tensor<2> = logp.gather(1, targets.unsqueeze_dim(1));
     picked.squeeze_dim::<1>(1).neg()

@@ -148,10 +148,7 @@ fn find<'a>(reports: &[&'a Report], noise: f64, bn: bool, lambda: Option<f64>) -
 }
 
 fn flipped_members(reports: &[&Report], noise: f64) -> usize {
-    reports
-        .iter()
-        .find(|r| same(r.config.label_noise, noise))
-        .map_or(0, |r| crate::data::transforms::count_for(noise, r.config.train_size))
+    reports.iter().find(|r| same(r.config.label_noise, noise)).map_or(0, |r| crate::data::transforms::count_for(noise, r.config.train_size))
 }
 
 fn get(n: &Numbers, name: &str) -> f64 {
@@ -442,11 +439,7 @@ pub fn curves(by_seed: &[Vec<&Report>]) -> Vec<LensCurves> {
 fn stat(name: &str, values: Vec<f64>) -> Stat {
     let n = values.len().max(1) as f64;
     let mean = values.iter().sum::<f64>() / n;
-    let sd = if values.len() > 1 {
-        (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
-    } else {
-        0.0
-    };
+    let sd = if values.len() > 1 { (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt() } else { 0.0 };
     Stat { name: name.to_string(), mean, sd, values }
 }
 
@@ -486,10 +479,7 @@ pub fn decide(claim: &Claim, by_seed: &[Vec<&Report>]) -> ClaimRow {
 pub fn tradeoff(by_seed: &[Vec<&Report>]) -> Vec<TradeoffPoint> {
     let mut out = Vec::new();
     for lambda in std::iter::once(0.0).chain(REG_LAMBDAS) {
-        let runs: Vec<&ModelRun> = by_seed
-            .iter()
-            .filter_map(|r| find(r, REG_NOISE, true, (lambda > 0.0).then_some(lambda)))
-            .collect();
+        let runs: Vec<&ModelRun> = by_seed.iter().filter_map(|r| find(r, REG_NOISE, true, (lambda > 0.0).then_some(lambda))).collect();
         let (mut t, mut f, mut a) = (Vec::new(), Vec::new(), Vec::new());
         for run in &runs {
             let last = run.last().expect("find checks");
@@ -516,8 +506,7 @@ pub fn tradeoff(by_seed: &[Vec<&Report>]) -> Vec<TradeoffPoint> {
 /// Evaluates every claim on the grid's reports (any number of seeds).
 pub fn claims(reports: &[Report]) -> PaperTable {
     let seeds = seeds_of(reports);
-    let by_seed: Vec<Vec<&Report>> =
-        seeds.iter().map(|s| reports.iter().filter(|r| r.config.seed == *s).collect()).collect();
+    let by_seed: Vec<Vec<&Report>> = seeds.iter().map(|s| reports.iter().filter(|r| r.config.seed == *s).collect()).collect();
     PaperTable {
         rows: claims_list().iter().map(|c| decide(c, &by_seed)).collect(),
         tradeoff: tradeoff(&by_seed),
@@ -527,11 +516,7 @@ pub fn claims(reports: &[Report]) -> PaperTable {
 }
 
 fn fmt_num(s: &Stat) -> String {
-    if s.values.len() > 1 {
-        format!("{} {:.3} ± {:.3}", s.name, s.mean, s.sd)
-    } else {
-        format!("{} {:.3}", s.name, s.mean)
-    }
+    if s.values.len() > 1 { format!("{} {:.3} ± {:.3}", s.name, s.mean, s.sd) } else { format!("{} {:.3}", s.name, s.mean) }
 }
 
 impl ClaimRow {

@@ -3,6 +3,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::Config;
+use crate::attack::Roc;
+use crate::config::Variant;
+use crate::data::transforms::SampleKind;
 
 /// An experiment's results.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -24,7 +27,7 @@ pub struct ModelRun {
     pub error: Option<String>,
     /// The membership attacks on this model (when `shadow_models` ≥ 2).
     #[serde(default)]
-    pub attack: Option<crate::runner::AttackReport>,
+    pub attack: Option<AttackReport>,
     /// Why the attack could not run, if it could not.
     #[serde(default)]
     pub attack_error: Option<String>,
@@ -130,15 +133,6 @@ pub struct GradNorms {
     pub noisy: Vec<f32>,
 }
 
-/// The name of a model variant in an experiment: "BN + γ/σ reg", "BN" or "no-BN".
-pub fn variant_name(config: &Config, batch_norm: bool) -> &'static str {
-    match (batch_norm, config.regularizer) {
-        (true, true) => "BN + γ/σ reg",
-        (true, false) => "BN",
-        (false, _) => "no-BN",
-    }
-}
-
 /// The median of values (`None` if empty).
 pub fn median(values: &[f32]) -> Option<f64> {
     if values.is_empty() {
@@ -163,11 +157,7 @@ impl Report {
         );
         let cell = |v: Option<f64>| v.map_or(String::new(), |x| format!("{x}"));
         for run in &self.runs {
-            let model = match (run.batch_norm, self.config.regularizer) {
-                (true, true) => "bn+reg",
-                (true, false) => "bn",
-                (false, _) => "no-bn",
-            };
+            let model = self.variant(run).key();
             for e in &run.epochs {
                 s.push_str(&format!(
                     "{model},{},{},{},{},{},{},{},{},{},{}\n",
@@ -187,6 +177,11 @@ impl Report {
         s
     }
 
+    /// Which variant a run of this report is.
+    pub fn variant(&self, run: &ModelRun) -> Variant {
+        self.config.variant(run.batch_norm)
+    }
+
     /// The run of the BN (or no-BN) model, if trained.
     pub fn run(&self, batch_norm: bool) -> Option<&ModelRun> {
         self.runs.iter().find(|r| r.batch_norm == batch_norm)
@@ -203,4 +198,49 @@ mod tests {
         assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), Some(2.5));
         assert_eq!(median(&[]), None);
     }
+}
+
+/// One model's membership-inference results.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AttackReport {
+    /// Shadow models per model variant.
+    pub shadow_models: usize,
+    pub members: usize,
+    pub non_members: usize,
+    /// Loss threshold: score = −loss.
+    pub loss: Roc,
+    pub lira_online: Roc,
+    pub lira_offline: Roc,
+    /// LiRA (online) on the noisy candidates alone: flipped and OOD members vs flipped and OOD
+    /// non-members (`None` without noisy samples on both sides).
+    #[serde(default)]
+    pub lira_noisy: Option<Roc>,
+    /// Mean LiRA (online) score by kind, of members and of non-members.
+    pub group_means: Vec<GroupMean>,
+    /// The members LiRA is most sure of, most sure first.
+    pub exposed: Vec<Exposed>,
+}
+
+/// Mean attack score of one group.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GroupMean {
+    pub kind: SampleKind,
+    pub member: bool,
+    pub count: usize,
+    pub mean_score: Option<f64>,
+}
+
+/// A sample the attack exposes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Exposed {
+    /// Index in the dataset's train split.
+    pub source_index: usize,
+    pub kind: SampleKind,
+    /// The label it was trained with.
+    pub label: u8,
+    /// The dataset's label (`None` for an OOD image: it belongs to no class).
+    pub true_label: Option<u8>,
+    pub score: f64,
+    /// The (possibly OOD) training image, row-major u8.
+    pub pixels: Vec<u8>,
 }

@@ -36,10 +36,10 @@ use burn::module::{Module, ModuleVisitor, Param};
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer, SgdConfig, momentum::MomentumConfig};
 use burn::tensor::{Device, Int, Tensor};
 
-use crate::config::{Config, OptimizerName, RegKind};
+use crate::config::{Config, OptimizerName, RegKind, Variant};
 use crate::data::Rng;
 use crate::data::transforms::SampleKind;
-use crate::experiment::{DeviceData, ExperimentData, index_tensor};
+use crate::experiment_data::{DeviceData, ExperimentData, index_tensor};
 use crate::model::{BN_LAYERS, LeNet, Mode, cross_entropy, per_sample_loss};
 use crate::report::{EpochRecord, GradNorms, LayerGammaSigma};
 
@@ -62,10 +62,9 @@ pub enum TrainError {
 impl std::fmt::Display for TrainError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::NonFinite { epoch, step, value } => write!(
-                f,
-                "training stopped: the loss became {value} at epoch {epoch}, step {step}; try a lower learning rate"
-            ),
+            Self::NonFinite { epoch, step, value } => {
+                write!(f, "training stopped: the loss became {value} at epoch {epoch}, step {step}; try a lower learning rate")
+            }
             Self::Backend(m) => write!(f, "training stopped: the backend failed: {m}"),
         }
     }
@@ -100,7 +99,7 @@ pub struct StepInfo {
 /// One model in training.
 pub struct Trainer {
     config: Config,
-    batch_norm: bool,
+    variant: Variant,
     model: Option<LeNet>,
     optim: ModuleOptimizer,
     data: DeviceData,
@@ -122,19 +121,20 @@ pub struct Trainer {
 }
 
 impl Trainer {
-    /// A trainer for one model (`batch_norm` on or off) on the pool samples `train_idx`.
+    /// A trainer for one model (`variant`: BN, BN with the regularizer, or no BN) on the pool
+    /// samples `train_idx`.
     /// `seed` seeds the initialization and the shuffling; models compared side by side get the same
     /// seed, shadow models their own.
     pub fn new(
         config: &Config,
-        batch_norm: bool,
+        variant: Variant,
         data: &ExperimentData,
         device_data: &DeviceData,
         train_idx: Vec<usize>,
         seed: u64,
     ) -> Self {
         let device = device_data.device.clone().autodiff();
-        let model = LeNet::new(batch_norm, seed, &device);
+        let model = LeNet::new(variant.batch_norm(), seed, &device);
         let optim = match config.optimizer {
             OptimizerName::Adam => AdamConfig::new().init(),
             OptimizerName::Sgd => SgdConfig::new().with_momentum(Some(MomentumConfig::new().with_momentum(0.9))).init(),
@@ -149,16 +149,13 @@ impl Trainer {
         };
         let probe_clean = pick(&|k| k == SampleKind::Clean, &mut probe_rng);
         let probe_noisy = pick(&|k| k != SampleKind::Clean, &mut probe_rng);
-        let others: Vec<usize> = train_idx
-            .iter()
-            .copied()
-            .filter(|i| data.kind(*i) == SampleKind::Clean && probe_clean.binary_search(i).is_err())
-            .collect();
+        let others: Vec<usize> =
+            train_idx.iter().copied().filter(|i| data.kind(*i) == SampleKind::Clean && probe_clean.binary_search(i).is_err()).collect();
         let k = config.batch_size.saturating_sub(1).max(1).min(others.len());
         let context: Vec<usize> = probe_rng.sample_indices(others.len(), k).into_iter().map(|j| others[j]).collect();
         Self {
             config: config.clone(),
-            batch_norm,
+            variant,
             model: Some(model),
             optim,
             data: device_data.clone(),
@@ -178,8 +175,8 @@ impl Trainer {
         }
     }
 
-    pub fn batch_norm(&self) -> bool {
-        self.batch_norm
+    pub fn variant(&self) -> Variant {
+        self.variant
     }
 
     /// Steps per epoch (incomplete last batches are dropped).
@@ -233,7 +230,7 @@ impl Trainer {
         let x = self.data.pool_images(batch).autodiff();
         let y = self.data.pool_labels(batch).autodiff();
         let model = self.model.take().expect("model present");
-        let reg = self.batch_norm && self.config.regularizer;
+        let reg = self.variant == Variant::BnReg;
         let kind = self.config.reg_kind;
         let out = if reg && matches!(kind, RegKind::Sigma | RegKind::Hinge) {
             model.forward_tracked(x, Mode::Train)
@@ -243,7 +240,7 @@ impl Trainer {
         let (batch_var, tracked_var) = (out.batch_var, out.tracked_var);
         let loss = cross_entropy(out.logits, y);
         let mut total = loss.clone();
-        if self.batch_norm {
+        if self.variant.batch_norm() {
             let gs = model.gamma_sigma(&batch_var);
             if self.gamma_sigma_sum.is_empty() {
                 self.gamma_sigma_sum = gs.into_iter().map(|t| t.inner()).collect();
@@ -252,10 +249,12 @@ impl Trainer {
                     *acc = acc.clone().add(t.inner());
                 }
             }
-            if reg && kind != RegKind::Project && self.config.reg_strength > 0.0 {
-                if let Some(pen) = model.penalty(kind, &batch_var, &tracked_var) {
-                    total = total.add(pen.mul_scalar(self.config.reg_strength));
-                }
+            if reg
+                && kind != RegKind::Project
+                && self.config.reg_strength > 0.0
+                && let Some(pen) = model.penalty(kind, &batch_var, &tracked_var)
+            {
+                total = total.add(pen.mul_scalar(self.config.reg_strength));
             }
             // The read-out is the same for every kind: Σ_layers mean_c (γ_c/σ_c)², batch σ.
             if let Some(pen) = model.penalty(RegKind::Gamma, &batch_var, &tracked_var) {
@@ -279,7 +278,7 @@ impl Trainer {
         });
         self.step += 1;
         let info = StepInfo { epoch: self.epoch, step: self.step, steps_per_epoch: spe, epoch_done: self.step >= spe };
-        if self.step % CHECK_EVERY == 0 && !info.epoch_done {
+        if self.step.is_multiple_of(CHECK_EVERY) && !info.epoch_done {
             self.check_loss().await?;
         }
         Ok(info)
@@ -370,12 +369,8 @@ impl Trainer {
         let test_correct = test_preds.iter().zip(&data.test_labels).filter(|(p, l)| **p == i64::from(**l)).count();
 
         let gamma_sigma = self.gamma_sigma_record(&valid, step_means).await?;
-        let grad_norms = GradNorms {
-            clean: self.grad_norms(&self.probe_clean).await?,
-            noisy: self.grad_norms(&self.probe_noisy).await?,
-        };
-        let train_loss = train_loss
-            .unwrap_or_else(|| member_loss.iter().sum::<f64>() / member_loss.len().max(1) as f64);
+        let grad_norms = GradNorms { clean: self.grad_norms(&self.probe_clean).await?, noisy: self.grad_norms(&self.probe_noisy).await? };
+        let train_loss = train_loss.unwrap_or_else(|| member_loss.iter().sum::<f64>() / member_loss.len().max(1) as f64);
         Ok(EpochRecord {
             epoch,
             train_loss,
@@ -444,7 +439,7 @@ impl Trainer {
             return Ok(Vec::new());
         }
         let model = self.model();
-        let context: &[usize] = if self.batch_norm { &self.context } else { &[] };
+        let context: &[usize] = if self.variant.batch_norm() { &self.context } else { &[] };
         let mut squares = Vec::with_capacity(idx.len());
         let mut batch = context.to_vec();
         batch.push(0);
@@ -536,9 +531,7 @@ pub async fn read_logits(model: &LeNet, images: &Tensor<4>, idx: &[usize], devic
 
 /// Logits of the images at `idx`, in chunks (model without autodiff; BN on running statistics).
 pub fn logits_of(model: &LeNet, images: &Tensor<4>, idx: &[usize], device: &Device) -> Option<Tensor<2>> {
-    let chunks: Vec<Tensor<2>> = idx
-        .chunks(EVAL_CHUNK)
-        .map(|c| model.forward(images.clone().select(0, index_tensor(c, device)), Mode::Eval).logits)
-        .collect();
+    let chunks: Vec<Tensor<2>> =
+        idx.chunks(EVAL_CHUNK).map(|c| model.forward(images.clone().select(0, index_tensor(c, device)), Mode::Eval).logits).collect();
     (!chunks.is_empty()).then(|| Tensor::cat(chunks, 0))
 }

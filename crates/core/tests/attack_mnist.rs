@@ -5,7 +5,7 @@ mod common;
 
 use burn::tensor::Device;
 use spotlight_core::config::{Config, DatasetName};
-use spotlight_core::runner;
+use spotlight_core::experiment;
 
 #[test]
 #[allow(deprecated)]
@@ -26,8 +26,8 @@ fn lira_beats_chance_on_a_model_trained_with_heavy_label_noise() {
     };
     let ds = common::load(config.dataset);
     let mut last = None;
-    let report = pollster::block_on(runner::run(&config, &ds, None, &Device::ndarray(), "ndarray", |p| last = Some(p.clone())))
-        .unwrap();
+    let report =
+        pollster::block_on(experiment::run(&config, &ds, None, &Device::ndarray(), "ndarray", |p| last = Some(p.clone()))).unwrap();
     let last = last.unwrap();
     assert_eq!(last.steps_done, last.steps_total, "progress reaches 100%");
     let run = &report.runs[0];
@@ -44,9 +44,11 @@ fn lira_beats_chance_on_a_model_trained_with_heavy_label_noise() {
     assert_eq!((a.members, a.non_members), (500, 500));
     assert!(a.loss.auc > 0.6, "loss-threshold AUC {}", a.loss.auc);
     assert!(a.lira_online.auc > 0.6, "LiRA AUC {}", a.lira_online.auc);
-    assert!(a.lira_online.tpr_at(0.01).is_some());
-    assert!(a.lira_online.points.len() > 10 && a.lira_online.points.len() <= runner::ROC_POINTS);
-    assert_eq!(a.exposed.len(), runner::EXPOSED_SHOWN);
+    // At 1 % FPR a blind guess finds 1 % of the members; with 40 % of the labels flipped LiRA finds more.
+    let tpr = a.lira_online.tpr_at(0.01).unwrap();
+    assert!(tpr > 0.01 && tpr <= 1.0, "TPR at 1 % FPR {tpr}");
+    assert!(a.lira_online.points.len() > 10 && a.lira_online.points.len() <= experiment::ROC_POINTS);
+    assert_eq!(a.exposed.len(), experiment::EXPOSED_SHOWN);
     assert!(a.exposed.windows(2).all(|w| w[0].score >= w[1].score));
     assert!(a.exposed.iter().all(|e| e.pixels.len() == 784));
     // The report is what the CLI writes: it survives JSON.

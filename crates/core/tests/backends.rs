@@ -4,7 +4,7 @@ mod common;
 
 use burn::tensor::Device;
 use spotlight_core::config::{Config, DatasetName};
-use spotlight_core::experiment::{DeviceData, ExperimentData};
+use spotlight_core::experiment_data::{DeviceData, ExperimentData};
 use spotlight_core::report::{EpochRecord, median};
 use spotlight_core::train::{TrainError, Trainer};
 
@@ -27,7 +27,7 @@ fn one_epoch(config: &Config, device: &Device, batch_norm: bool) -> EpochRecord 
     let ds = common::load(config.dataset);
     let data = ExperimentData::build(config, &ds, None).unwrap();
     let dev = DeviceData::new(&data, device);
-    let mut t = Trainer::new(config, batch_norm, &data, &dev, data.members(), config.seed);
+    let mut t = Trainer::new(config, config.variant(batch_norm), &data, &dev, data.members(), config.seed);
     pollster::block_on(async {
         loop {
             if t.step().await.unwrap().epoch_done {
@@ -73,7 +73,7 @@ fn non_finite_loss_stops_with_an_error() {
     let mut data = ExperimentData::build(&config, &ds, None).unwrap();
     data.std = 0.0; // every normalized pixel becomes ±inf: the loss is NaN from the first step
     let dev = DeviceData::new(&data, &Device::ndarray());
-    let mut t = Trainer::new(&config, true, &data, &dev, data.members(), 1);
+    let mut t = Trainer::new(&config, config.variant(true), &data, &dev, data.members(), 1);
     let err = pollster::block_on(async {
         loop {
             match t.step().await {

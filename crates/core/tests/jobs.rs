@@ -5,9 +5,9 @@ mod common;
 
 use burn::tensor::Device;
 use spotlight_core::config::{Config, DatasetName, RegKind};
-use spotlight_core::experiment::{DeviceData, ExperimentData};
+use spotlight_core::experiment;
+use spotlight_core::experiment_data::{DeviceData, ExperimentData};
 use spotlight_core::jobs::{self, JobResult};
-use spotlight_core::runner;
 use spotlight_core::train::Trainer;
 
 fn tiny() -> Config {
@@ -30,15 +30,12 @@ fn jobs_and_the_experiment_give_the_same_report() {
     let config = tiny();
     let ds = common::load(config.dataset);
     let device = Device::flex();
-    let direct = pollster::block_on(runner::run(&config, &ds, None, &device, "flex", |_| {})).unwrap();
-    let results: Vec<JobResult> = jobs::jobs_of(&config)
-        .iter()
-        .map(|j| pollster::block_on(jobs::run_job(j, &ds, None, &device, "flex", || 0.0)).unwrap())
-        .collect();
+    let direct = pollster::block_on(experiment::run(&config, &ds, None, &device, "flex", |_| {})).unwrap();
+    let results: Vec<JobResult> =
+        jobs::jobs_of(&config).iter().map(|j| pollster::block_on(jobs::run_job(j, &ds, None, &device, "flex", || 0.0)).unwrap()).collect();
     assert_eq!(results.len(), 2 + 2 * 3);
     // Through JSON, as the job files are.
-    let results: Vec<JobResult> =
-        results.iter().map(|r| serde_json::from_str(&serde_json::to_string(r).unwrap()).unwrap()).collect();
+    let results: Vec<JobResult> = results.iter().map(|r| serde_json::from_str(&serde_json::to_string(r).unwrap()).unwrap()).collect();
     let merged = jobs::assemble(&config, &ds, None, |k| results.iter().find(|r| r.key == k)).unwrap();
     for (m, d) in merged.runs.iter().zip(&direct.runs) {
         for (a, b) in m.epochs.iter().zip(&d.epochs) {
@@ -91,7 +88,7 @@ fn train_reg(kind: Option<RegKind>, strength: f64) -> (f64, f64) {
     let ds = common::load(config.dataset);
     let data = ExperimentData::build(&config, &ds, None).unwrap();
     let dev = DeviceData::new(&data, &Device::flex());
-    let mut t = Trainer::new(&config, true, &data, &dev, data.members(), config.seed);
+    let mut t = Trainer::new(&config, config.variant(true), &data, &dev, data.members(), config.seed);
     pollster::block_on(async {
         while !t.finished() {
             if t.step().await.unwrap().epoch_done {

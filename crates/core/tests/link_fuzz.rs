@@ -8,14 +8,64 @@ use spotlight_core::data::Rng;
 use spotlight_core::link;
 
 const KEYS: &[&str] = &[
-    "dataset", "compare", "batch_norm", "label_noise", "ood_fraction", "ood_source", "regularizer", "reg_kind", "reg_strength", "reg_bound",
-    "epochs", "batch_size", "learning_rate", "optimizer", "train_size", "test_size", "probe_size", "shadow_models",
-    "seed", "run", "backend", "unknown", "",
+    "dataset",
+    "compare",
+    "batch_norm",
+    "label_noise",
+    "ood_fraction",
+    "ood_source",
+    "regularizer",
+    "reg_kind",
+    "reg_strength",
+    "reg_bound",
+    "epochs",
+    "batch_size",
+    "learning_rate",
+    "optimizer",
+    "train_size",
+    "test_size",
+    "probe_size",
+    "shadow_models",
+    "seed",
+    "run",
+    "backend",
+    "unknown",
+    "",
 ];
 const VALUES: &[&str] = &[
-    "0", "1", "-1", "0.5", "1e309", "-1e309", "NaN", "inf", "true", "false", "mnist", "fashion", "adam", "sgd",
-    "shuffle", "other", "18446744073709551615", "18446744073709551616", "1e-320", "0x10", "", " ", "%", "%zz", "%00",
-    "<script>alert(1)</script>", "\"", "'", "\u{1F600}", "+", "==", "&", "99999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999",
+    "0",
+    "1",
+    "-1",
+    "0.5",
+    "1e309",
+    "-1e309",
+    "NaN",
+    "inf",
+    "true",
+    "false",
+    "mnist",
+    "fashion",
+    "adam",
+    "sgd",
+    "shuffle",
+    "other",
+    "18446744073709551615",
+    "18446744073709551616",
+    "1e-320",
+    "0x10",
+    "",
+    " ",
+    "%",
+    "%zz",
+    "%00",
+    "<script>alert(1)</script>",
+    "\"",
+    "'",
+    "\u{1F600}",
+    "+",
+    "==",
+    "&",
+    "99999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999",
 ];
 const ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz_0123456789.-+=&%e?#;/ \"'<>";
 
@@ -39,8 +89,7 @@ fn random_query(rng: &mut Rng) -> String {
         }
         _ => {
             // A valid link, mutated.
-            let mut c = Config::default();
-            c.seed = rng.next_u64();
+            let c = Config { seed: rng.next_u64(), ..Config::default() };
             let mut bytes = link::to_query(&c).into_bytes();
             for _ in 0..1 + rng.index(4) {
                 let i = rng.index(bytes.len());

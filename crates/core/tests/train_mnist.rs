@@ -4,7 +4,7 @@ mod common;
 
 use burn::tensor::Device;
 use spotlight_core::config::{Config, DatasetName};
-use spotlight_core::experiment::{DeviceData, ExperimentData};
+use spotlight_core::experiment_data::{DeviceData, ExperimentData};
 use spotlight_core::train::Trainer;
 
 #[allow(deprecated)]
@@ -12,7 +12,7 @@ fn train(config: &Config, batch_norm: bool) -> Vec<spotlight_core::report::Epoch
     let ds = common::load(config.dataset);
     let data = ExperimentData::build(config, &ds, None).unwrap();
     let dev = DeviceData::new(&data, &Device::ndarray());
-    let mut t = Trainer::new(config, batch_norm, &data, &dev, data.members(), config.seed);
+    let mut t = Trainer::new(config, config.variant(batch_norm), &data, &dev, data.members(), config.seed);
     pollster::block_on(async {
         while !t.finished() {
             let info = t.step().await.unwrap();

@@ -66,16 +66,10 @@ impl Dataset {
     pub fn validate(&self, file: &str) -> Result<(), DataError> {
         for (name, s) in [("train", &self.train), ("test", &self.test)] {
             if s.images.len() != s.labels.len() * self.pixels() {
-                return Err(DataError::format(
-                    file,
-                    format!("{name} split: {} labels but {} pixel bytes", s.labels.len(), s.images.len()),
-                ));
+                return Err(DataError::format(file, format!("{name} split: {} labels but {} pixel bytes", s.labels.len(), s.images.len())));
             }
             if let Some(bad) = s.labels.iter().find(|&&l| l >= self.classes) {
-                return Err(DataError::format(
-                    file,
-                    format!("{name} split: label {bad} is out of range for {} classes", self.classes),
-                ));
+                return Err(DataError::format(file, format!("{name} split: label {bad} is out of range for {} classes", self.classes)));
             }
         }
         Ok(())
@@ -119,8 +113,7 @@ impl Dataset {
             return Err(DataError::format(file, "not a Spotlight dataset asset (bad magic)"));
         }
         let name_len = r.take(1)?[0] as usize;
-        let name = String::from_utf8(r.take(name_len)?.to_vec())
-            .map_err(|_| DataError::format(file, "dataset name is not UTF-8"))?;
+        let name = String::from_utf8(r.take(name_len)?.to_vec()).map_err(|_| DataError::format(file, "dataset name is not UTF-8"))?;
         let classes = r.take(1)?[0];
         let rows = r.u16()? as usize;
         let cols = r.u16()? as usize;

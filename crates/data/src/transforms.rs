@@ -155,12 +155,8 @@ pub fn corrupt_stratified(
     let n = labels.len();
     assert_eq!(images.len(), n * pixels, "images and labels disagree");
     assert_eq!(strata.len(), n, "one stratum per sample");
-    let mut out = Corrupted {
-        images: images.to_vec(),
-        labels: labels.to_vec(),
-        true_labels: labels.to_vec(),
-        kinds: vec![SampleKind::Clean; n],
-    };
+    let mut out =
+        Corrupted { images: images.to_vec(), labels: labels.to_vec(), true_labels: labels.to_vec(), kinds: vec![SampleKind::Clean; n] };
     let mut ids: Vec<u8> = strata.to_vec();
     ids.sort_unstable();
     ids.dedup();
@@ -169,8 +165,7 @@ pub fn corrupt_stratified(
     for s in ids {
         let members: Vec<usize> = (0..n).filter(|&i| strata[i] == s).collect();
         let m = members.len();
-        let mut ood: Vec<usize> =
-            ood_rng.sample_indices(m, count_for(ood_fraction, m)).into_iter().map(|j| members[j]).collect();
+        let mut ood: Vec<usize> = ood_rng.sample_indices(m, count_for(ood_fraction, m)).into_iter().map(|j| members[j]).collect();
         ood.sort_unstable();
         inject_ood_at(&mut out.images, &mut out.labels, pixels, &ood, classes, ood_source, &mut ood_rng);
         for &i in &ood {

@@ -3,9 +3,9 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use spotlight_core::Variant;
 use spotlight_core::paper::PaperTable;
-use spotlight_core::report::{ModelRun, Report, median};
-use spotlight_core::runner::AttackReport;
+use spotlight_core::report::{AttackReport, EpochRecord, ModelRun, Report, median};
 
 /// BN's colour and no-BN's, everywhere.
 pub const BN_COLOR: RGBColor = RGBColor(214, 39, 40);
@@ -13,6 +13,8 @@ pub const PLAIN_COLOR: RGBColor = RGBColor(31, 119, 180);
 const REG_COLOR: RGBColor = RGBColor(44, 160, 44);
 
 type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+/// One number of an epoch, when it has it.
+type Field = fn(&EpochRecord) -> Option<f64>;
 
 fn svg(w: u32, h: u32, draw: impl FnOnce(&Area) -> Result<(), String>) -> String {
     let mut s = String::new();
@@ -21,26 +23,25 @@ fn svg(w: u32, h: u32, draw: impl FnOnce(&Area) -> Result<(), String>) -> String
         let result = root.fill(&WHITE).map_err(|e| e.to_string()).and_then(|_| draw(&root));
         if let Err(e) = result {
             drop(root);
-            return format!("<svg xmlns='http://www.w3.org/2000/svg' width='{w}' height='40'><text x='4' y='20'>chart error: {}</text></svg>", e.replace('<', "&lt;"));
+            return format!(
+                "<svg xmlns='http://www.w3.org/2000/svg' width='{w}' height='40'><text x='4' y='20'>chart error: {}</text></svg>",
+                e.replace('<', "&lt;")
+            );
         }
         let _ = root.present();
     }
     s
 }
 
-fn run_name(report: &Report, run: &ModelRun) -> String {
-    match (run.batch_norm, report.config.regularizer) {
-        (true, true) => "BN + γ/σ reg".into(),
-        (true, false) => "BN".into(),
-        (false, _) => "no-BN".into(),
-    }
+fn run_name(report: &Report, run: &ModelRun) -> &'static str {
+    report.variant(run).label()
 }
 
 fn color_of(report: &Report, run: &ModelRun) -> RGBColor {
-    match (run.batch_norm, report.config.regularizer) {
-        (true, true) => REG_COLOR,
-        (true, false) => BN_COLOR,
-        (false, _) => PLAIN_COLOR,
+    match report.variant(run) {
+        Variant::BnReg => REG_COLOR,
+        Variant::Bn => BN_COLOR,
+        Variant::Plain => PLAIN_COLOR,
     }
 }
 
@@ -61,7 +62,7 @@ pub fn accuracy_curves(reports: &[&Report], title: &str) -> String {
             for run in &r.runs {
                 let c = color_of(r, run);
                 let name = run_name(r, run);
-                let series: [(&str, fn(&spotlight_core::report::EpochRecord) -> Option<f64>, u32); 4] = [
+                let series: [(&str, Field, u32); 4] = [
                     ("flipped", |e| e.acc_flipped, 3),
                     ("OOD", |e| e.acc_ood, 2),
                     ("clean train", |e| e.acc_clean, 1),
@@ -131,13 +132,7 @@ pub fn grad_norm_histograms(report: &Report) -> String {
                 .y_label_area_size(40)
                 .build_cartesian_2d(lo..hi, 0f64..ymax)
                 .map_err(|e| e.to_string())?;
-            chart
-                .configure_mesh()
-                .x_desc("log10 gradient norm")
-                .y_desc("fraction")
-                .x_labels(5)
-                .draw()
-                .map_err(|e| e.to_string())?;
+            chart.configure_mesh().x_desc("log10 gradient norm").y_desc("fraction").x_labels(5).draw().map_err(|e| e.to_string())?;
             for (h, c, label) in [(&hc, RGBColor(120, 120, 120), "clean"), (&hn, color_of(report, run), "noisy")] {
                 chart
                     .draw_series(h.iter().enumerate().map(|(i, &v)| {
@@ -240,7 +235,9 @@ pub fn grad_norm_curves(report: &Report) -> String {
             let points = run
                 .epochs
                 .iter()
-                .filter_map(|e| median(if group == "noisy" { &e.grad_norms.noisy } else { &e.grad_norms.clean }).map(|m| (e.epoch as f64, m)))
+                .filter_map(|e| {
+                    median(if group == "noisy" { &e.grad_norms.noisy } else { &e.grad_norms.clean }).map(|m| (e.epoch as f64, m))
+                })
                 .collect();
             series.push(Line { label: format!("{}: {group}", run_name(report, run)), color: color_of(report, run), width, points });
         }
@@ -269,7 +266,7 @@ fn epoch_points(v: &[f64]) -> Vec<(f64, f64)> {
 /// The paper panel's charts from a merged [`PaperTable`] (means over seeds): (title, SVG) for
 /// memorization, gradient norms, γ/σ and γ (the feedback loop), and the λ trade-off.
 pub fn paper_charts(table: &PaperTable) -> Vec<(&'static str, String)> {
-    let name = |bn: bool| if bn { "BN" } else { "no-BN" };
+    let name = |bn: bool| Variant::unregularized(bn).label();
     let mut memo = Vec::new();
     let mut grads = Vec::new();
     let mut gs = Vec::new();
@@ -285,12 +282,15 @@ pub fn paper_charts(table: &PaperTable) -> Vec<(&'static str, String)> {
         }
         if c.batch_norm && !c.gamma_sigma.is_empty() {
             let layers = c.gamma_sigma.len() as f64;
-            let mean = |m: &Vec<Vec<f64>>| -> Vec<f64> {
-                (0..m[0].len()).map(|e| m.iter().map(|l| l[e]).sum::<f64>() / layers).collect()
-            };
+            let mean = |m: &Vec<Vec<f64>>| -> Vec<f64> { (0..m[0].len()).map(|e| m.iter().map(|l| l[e]).sum::<f64>() / layers).collect() };
             let color = noise_color(c.noise);
             gs.push(Line { label: format!("{:.0}% noise", 100.0 * c.noise), color, width: 2, points: epoch_points(&mean(&c.gamma_sigma)) });
-            gamma.push(Line { label: format!("{:.0}% noise", 100.0 * c.noise), color, width: 2, points: epoch_points(&mean(&c.mean_gamma)) });
+            gamma.push(Line {
+                label: format!("{:.0}% noise", 100.0 * c.noise),
+                color,
+                width: 2,
+                points: epoch_points(&mean(&c.mean_gamma)),
+            });
         }
     }
     vec![
@@ -339,7 +339,11 @@ pub fn tradeoff_chart(table: &PaperTable) -> String {
             .legend(|(x, y)| TriangleMarker::new((x + 8, y), 4, PLAIN_COLOR.filled()));
         for p in pts {
             chart
-                .draw_series(std::iter::once(Text::new(format!("λ={}", p.lambda), (p.test_acc.mean, p.flipped_acc.mean + ymax * 0.04), ("sans-serif", 11))))
+                .draw_series(std::iter::once(Text::new(
+                    format!("λ={}", p.lambda),
+                    (p.test_acc.mean, p.flipped_acc.mean + ymax * 0.04),
+                    ("sans-serif", 11),
+                )))
                 .map_err(|e| e.to_string())?;
         }
         chart
@@ -355,8 +359,7 @@ pub fn tradeoff_chart(table: &PaperTable) -> String {
 /// ROC curves of LiRA (and the loss attack, thinner) on log-log axes, with the chance line.
 pub fn roc_curves(report: &Report) -> String {
     svg(480, 420, |root| {
-        let attacks: Vec<(&ModelRun, &AttackReport)> =
-            report.runs.iter().filter_map(|r| r.attack.as_ref().map(|a| (r, a))).collect();
+        let attacks: Vec<(&ModelRun, &AttackReport)> = report.runs.iter().filter_map(|r| r.attack.as_ref().map(|a| (r, a))).collect();
         let lo = 1e-3f64;
         let mut chart = ChartBuilder::on(root)
             .caption("Membership attack ROC (log-log)", ("sans-serif", 18))
@@ -403,16 +406,64 @@ pub fn roc_curves(report: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use spotlight_core::report::{GradNorms, LayerGammaSigma};
 
     #[test]
     fn empty_report_charts_do_not_panic() {
         let r = Report { config: Default::default(), backend: "test".into(), runs: vec![] };
-        for svg in [accuracy_curves(&[&r], "t"), grad_norm_histograms(&r), gamma_sigma_curves(&[&r]), grad_norm_curves(&r), roc_curves(&r)] {
+        for svg in [accuracy_curves(&[&r], "t"), grad_norm_histograms(&r), gamma_sigma_curves(&[&r]), grad_norm_curves(&r), roc_curves(&r)]
+        {
             assert!(svg.contains("<svg") && !svg.contains("chart error"), "{svg}");
         }
         let t = spotlight_core::paper::claims(&[]);
         for (_, svg) in paper_charts(&t) {
             assert!(svg.contains("<svg") && !svg.contains("chart error"), "{svg}");
+        }
+    }
+
+    fn epoch(epoch: usize, acc: f64) -> EpochRecord {
+        EpochRecord {
+            epoch,
+            train_loss: 1.0 - acc,
+            penalty: Some(2.0),
+            acc_clean: Some(acc),
+            acc_flipped: Some(acc / 2.0),
+            flipped_as_true: Some(0.5),
+            acc_ood: None,
+            acc_test: acc,
+            gamma_sigma: vec![LayerGammaSigma {
+                layer: "conv1".into(),
+                batch: 2.0 + acc,
+                batch_median: 1.5 + acc,
+                frac_above_one: 0.8,
+                running: 2.0,
+                mean_gamma: 1.0 + acc,
+                steps: (epoch > 0).then_some(2.0),
+            }],
+            grad_norms: GradNorms { clean: vec![0.5, 1.0, 1.5, 2.0], noisy: vec![3.0, 4.0, 5.0] },
+        }
+    }
+
+    /// Charts of a real (hand-made) report draw their data: a placeholder or an empty frame fails.
+    #[test]
+    fn charts_draw_the_report_they_are_given() {
+        let run = ModelRun {
+            batch_norm: true,
+            epochs: (0..3).map(|e| epoch(e, 0.3 * e as f64)).collect(),
+            error: None,
+            attack: None,
+            attack_error: None,
+        };
+        let r = Report { config: Default::default(), backend: "test".into(), runs: vec![run] };
+        let count = |svg: &str, what: &str| svg.matches(what).count();
+        for (name, svg, what, at_least) in [
+            ("accuracy", accuracy_curves(&[&r], "t"), "<polyline", 3),
+            ("γ/σ", gamma_sigma_curves(&[&r]), "<polyline", 1),
+            ("gradient curves", grad_norm_curves(&r), "<polyline", 2),
+            ("gradient histograms", grad_norm_histograms(&r), "<rect", 4),
+        ] {
+            assert!(!svg.contains("chart error"), "{name}: {svg}");
+            assert!(count(&svg, what) >= at_least, "{name}: {} {what} in {svg}", count(&svg, what));
         }
     }
 }

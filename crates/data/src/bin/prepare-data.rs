@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use spotlight_data::{Dataset, DataError, prepare};
+use spotlight_data::{DataError, Dataset, prepare};
 
 fn main() -> ExitCode {
     let mut node_modules = PathBuf::from("datasets/node_modules");
@@ -56,13 +56,7 @@ fn main() -> ExitCode {
             eprintln!("prepare-data: cannot write {}: {e}", target.display());
             return ExitCode::FAILURE;
         }
-        println!(
-            "{}: {} train + {} test images, {} bytes",
-            target.display(),
-            ds.train.len(),
-            ds.test.len(),
-            bytes.len()
-        );
+        println!("{}: {} train + {} test images, {} bytes", target.display(), ds.train.len(), ds.test.len(), bytes.len());
     }
     ExitCode::SUCCESS
 }

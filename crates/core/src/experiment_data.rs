@@ -1,0 +1,170 @@
+//! From a [`Config`] and a dataset to the experiment's data: the sample pool (members and, for
+//! the attack, non-members), corrupted the paper's way, and the test set — on the host, then on a
+//! device.
+
+use burn::tensor::{Device, Int, Tensor, TensorData};
+
+use crate::config::{Config, OodSourceName};
+use crate::data::transforms::{self, Corrupted, OodSource, SampleKind};
+use crate::data::{Dataset, Rng};
+
+/// An experiment's data on the host.
+#[derive(Debug, Clone)]
+pub struct ExperimentData {
+    pub classes: u8,
+    pub rows: usize,
+    pub cols: usize,
+    /// The candidate pool, corrupted. With the attack on it holds `2 · train_size` samples
+    /// (members and non-members), else `train_size`.
+    pub pool: Corrupted,
+    /// For each pool sample, its index in the dataset's train split.
+    pub source_index: Vec<usize>,
+    /// Which pool samples the target models train on.
+    pub is_member: Vec<bool>,
+    pub test_images: Vec<u8>,
+    pub test_labels: Vec<u8>,
+    /// Pixel normalization: (x/255 − mean) / std, from the dataset's clean train split.
+    pub mean: f32,
+    pub std: f32,
+}
+
+impl ExperimentData {
+    /// Builds the data of an experiment. `other` is the other dataset, needed when OOD images come
+    /// from it. Same config → same data on every platform.
+    pub fn build(config: &Config, dataset: &Dataset, other: Option<&Dataset>) -> Result<Self, String> {
+        config.validate().map_err(|e| e.to_string())?;
+        let px = dataset.pixels();
+        let attack = config.shadow_models > 0;
+        let pool_size = if attack { 2 * config.train_size } else { config.train_size };
+        if pool_size > dataset.train.len() {
+            return Err(format!(
+                "train_size: {} samples{} do not fit in the {} training images of {}",
+                pool_size,
+                if attack { " (members + non-members for the attack)" } else { "" },
+                dataset.train.len(),
+                dataset.name
+            ));
+        }
+        let test_size = config.test_size.min(dataset.test.len());
+        let mut rng = Rng::derive(config.seed, "subset");
+        let source_index = rng.sample_indices(dataset.train.len(), pool_size);
+        let mut images = Vec::with_capacity(pool_size * px);
+        let mut labels = Vec::with_capacity(pool_size);
+        for &i in &source_index {
+            images.extend_from_slice(dataset.image(&dataset.train, i));
+            labels.push(dataset.train.labels[i]);
+        }
+        let test_pick = Rng::derive(config.seed, "test").sample_indices(dataset.test.len(), test_size);
+        let mut test_images = Vec::with_capacity(test_size * px);
+        let mut test_labels = Vec::with_capacity(test_size);
+        for &i in &test_pick {
+            test_images.extend_from_slice(dataset.image(&dataset.test, i));
+            test_labels.push(dataset.test.labels[i]);
+        }
+        let source = match config.ood_source {
+            OodSourceName::Shuffle => OodSource::PixelShuffle,
+            OodSourceName::Other => {
+                let other = other.ok_or("ood_source: \"other\" needs the other dataset loaded")?;
+                if other.pixels() != px {
+                    return Err("ood_source: the other dataset's images are of another size".into());
+                }
+                OodSource::Pool(&other.train.images)
+            }
+        };
+        // Members first, then the corruption within members and within non-members, so that
+        // "5 % flipped" is exactly true of the training set.
+        let is_member = if attack { transforms::member_split(pool_size, 0.5, config.seed) } else { vec![true; pool_size] };
+        let strata: Vec<u8> = is_member.iter().map(|&m| u8::from(m)).collect();
+        let pool = transforms::corrupt_stratified(
+            &images,
+            &labels,
+            px,
+            dataset.classes,
+            config.label_noise,
+            config.ood_fraction,
+            source,
+            &strata,
+            config.seed,
+        );
+        let (mean, std) = pixel_stats(&dataset.train.images);
+        Ok(Self {
+            classes: dataset.classes,
+            rows: dataset.rows,
+            cols: dataset.cols,
+            pool,
+            source_index,
+            is_member,
+            test_images,
+            test_labels,
+            mean,
+            std,
+        })
+    }
+
+    /// Indices of the member samples (the target's training set).
+    pub fn members(&self) -> Vec<usize> {
+        (0..self.pool.labels.len()).filter(|&i| self.is_member[i]).collect()
+    }
+
+    /// The kind of pool sample `i`.
+    pub fn kind(&self, i: usize) -> SampleKind {
+        self.pool.kinds[i]
+    }
+
+    /// Normalized float pixels of u8 images.
+    pub fn normalize(&self, images: &[u8]) -> Vec<f32> {
+        images.iter().map(|&p| (f32::from(p) / 255.0 - self.mean) / self.std).collect()
+    }
+}
+
+fn pixel_stats(images: &[u8]) -> (f32, f32) {
+    let n = images.len().max(1) as f64;
+    let mean = images.iter().map(|&p| f64::from(p) / 255.0).sum::<f64>() / n;
+    let var = images.iter().map(|&p| (f64::from(p) / 255.0 - mean).powi(2)).sum::<f64>() / n;
+    (mean as f32, var.sqrt().max(1e-6) as f32)
+}
+
+/// An experiment's data on a device (without autodiff): normalized images and given labels of the
+/// pool, and the test set. Built once and shared by every model trained on the same device.
+#[derive(Clone, Debug)]
+pub struct DeviceData {
+    pub images: Tensor<4>,
+    pub labels: Tensor<1, Int>,
+    pub test_images: Tensor<4>,
+    pub test_labels: Tensor<1, Int>,
+    pub device: Device,
+}
+
+impl DeviceData {
+    /// Uploads the data to `device` (its non-autodiff form).
+    pub fn new(data: &ExperimentData, device: &Device) -> Self {
+        let device = device.clone().inner();
+        let (r, c) = (data.rows, data.cols);
+        let n = data.pool.labels.len();
+        let nt = data.test_labels.len();
+        let ints = |l: &[u8]| l.iter().map(|&x| i64::from(x)).collect::<Vec<i64>>();
+        Self {
+            images: Tensor::from_data(TensorData::new(data.normalize(&data.pool.images), [n, 1, r, c]), &device),
+            labels: Tensor::from_data(TensorData::new(ints(&data.pool.labels), [n]), &device),
+            test_images: Tensor::from_data(TensorData::new(data.normalize(&data.test_images), [nt, 1, r, c]), &device),
+            test_labels: Tensor::from_data(TensorData::new(ints(&data.test_labels), [nt]), &device),
+            device,
+        }
+    }
+
+    /// Pool images at the given indices.
+    pub fn pool_images(&self, idx: &[usize]) -> Tensor<4> {
+        self.images.clone().select(0, index_tensor(idx, &self.device))
+    }
+
+    /// Pool labels at the given indices.
+    pub fn pool_labels(&self, idx: &[usize]) -> Tensor<1, Int> {
+        self.labels.clone().select(0, index_tensor(idx, &self.device))
+    }
+}
+
+/// An index tensor for `select`.
+pub fn index_tensor(idx: &[usize], device: &Device) -> Tensor<1, Int> {
+    let v: Vec<i64> = idx.iter().map(|&i| i as i64).collect();
+    Tensor::from_data(TensorData::new(v, [idx.len()]), device)
+}
