@@ -13,13 +13,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use spotlight_core::backend::BackendName;
-use spotlight_core::bench::{self, BenchReport, ComparisonTime, PhaseTimer, PhaseTimes};
+use spotlight_core::bench::{self, BenchReport, ComparisonTime, PhaseTimes};
 use spotlight_core::burn::tensor::Device;
 use spotlight_core::config::{Config, DatasetName, OodSourceName, OptimizerName, RegKind, range_of};
 use spotlight_core::data::Dataset;
 use spotlight_core::data::transforms::SampleKind;
+use spotlight_core::driver::{self, Ending};
 use spotlight_core::experiment::{Experiment, Phase};
-use spotlight_core::{Report, Variant, link};
+use spotlight_core::link::{self, Link};
+use spotlight_core::{Report, Variant};
 
 /// What the page is doing.
 #[derive(Clone, Debug, PartialEq)]
@@ -67,7 +69,7 @@ thread_local! {
 
 /// Picks the backend once: WebGPU unless the link asks for the CPU or WebGPU is missing; then
 /// burn-flex (or burn-ndarray with `backend=ndarray`) with the reason.
-async fn backend(pref: Option<String>) -> (Backend, Option<String>) {
+async fn backend(pref: Option<BackendName>) -> (Backend, Option<String>) {
     // One choice per page: a second caller waits for the first (wgpu starts only once).
     while CHOOSING.with(|c| c.get()) {
         web::yield_now().await;
@@ -80,10 +82,10 @@ async fn backend(pref: Option<String>) -> (Backend, Option<String>) {
         let device = name.cpu_device().expect("CPU backends are built into the app");
         (Backend { device, label: format!("CPU ({name}, in WebAssembly)"), gpu: false }, why)
     };
-    let chosen = match pref.as_deref() {
-        Some("cpu") | Some("flex") => cpu(BackendName::Flex, Some("the link asks for the CPU backend".into())),
-        Some("ndarray") => cpu(BackendName::Ndarray, Some("the link asks for burn-ndarray".into())),
-        _ => match web::webgpu_adapter().await {
+    let chosen = match pref {
+        Some(BackendName::Flex) => cpu(BackendName::Flex, Some("the link asks for the CPU backend".into())),
+        Some(BackendName::Ndarray) => cpu(BackendName::Ndarray, Some("the link asks for burn-ndarray".into())),
+        Some(BackendName::Wgpu) | None => match web::webgpu_adapter().await {
             Err(why) => cpu(BackendName::Flex, Some(why)),
             Ok(adapter) => match Device::wgpu_options().init_async().await {
                 Ok(device) => (Backend { device, label: format!("WebGPU: {adapter}"), gpu: true }, None),
@@ -176,50 +178,41 @@ async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comparis
     };
     ui.status.set(Status::Running);
     ui.report.set(Some(exp.report()));
-    let started = web::now_ms();
-    let mut timer = PhaseTimer::new(started / 1000.0);
-    let timed = |timer: &PhaseTimer, finished: bool| {
-        let times = timer.times(web::now_ms() / 1000.0);
-        ui.times.set(Some(times.clone()));
-        Some(ComparisonTime { backend: be.label.clone(), config: config.clone(), times, finished })
-    };
-    let mut last_draw = 0.0;
-    let total = exp.steps_total().max(1);
-    while !exp.finished() {
-        if cancel.load(Ordering::Relaxed) {
-            ui.report.set(Some(exp.report()));
-            ui.status.set(Status::Cancelled);
-            return timed(&timer, false);
-        }
-        let p = exp.advance().await;
-        let now = web::now_ms();
-        timer.observe(exp.phase(), now / 1000.0);
-        let elapsed = (now - started) / 1000.0;
-        let frac = p.steps_done as f64 / total as f64;
-        if now - last_draw > 100.0 || p.epoch_finished || p.phase != Phase::Targets {
-            last_draw = now;
+    let clock = || web::now_ms() / 1000.0;
+    let mut last_draw = f64::NEG_INFINITY;
+    let (ending, times) = driver::drive(&mut exp, &clock, &|| cancel.load(Ordering::Relaxed), |exp, pace| {
+        let p = &pace.progress;
+        // The bar at most ten times a second while training; every epoch's end and every later unit.
+        if pace.elapsed_s - last_draw > 0.1 || p.epoch_finished || p.phase != Phase::Targets {
+            last_draw = pace.elapsed_s;
             ui.bar.set(Bar {
-                fraction: frac,
+                fraction: pace.fraction,
                 text: p.describe(),
-                samples_per_s: p.steps_done as f64 * config.batch_size as f64 / elapsed.max(1e-3),
-                eta_s: if frac > 0.0 { elapsed * (1.0 - frac) / frac } else { 0.0 },
-                elapsed_s: elapsed,
+                samples_per_s: pace.samples_per_s,
+                eta_s: pace.eta_s,
+                elapsed_s: pace.elapsed_s,
             });
         }
         if p.epoch_finished || p.phase == Phase::Done {
             ui.report.set(Some(exp.report()));
         }
-        web::yield_now().await;
+    })
+    .await;
+    let finished = ending == Ending::Finished;
+    if finished {
+        ui.bar.update(|b| {
+            b.fraction = 1.0;
+            b.eta_s = 0.0;
+            b.elapsed_s = times.total_s;
+            b.text = "done".into();
+        });
+        ui.status.set(Status::Done);
+    } else {
+        ui.report.set(Some(exp.report()));
+        ui.status.set(Status::Cancelled);
     }
-    let elapsed = (web::now_ms() - started) / 1000.0;
-    ui.bar.update(|b| {
-        b.fraction = 1.0;
-        b.eta_s = 0.0;
-        b.elapsed_s = elapsed;
-        b.text = "done".into();
-    });
-    ui.status.set(Status::Done);
-    timed(&timer, true)
+    ui.times.set(Some(times.clone()));
+    Some(ComparisonTime { backend: be.label.clone(), config: config.clone(), times, finished })
 }
 
 /// Train samples/s for each model on every backend this page has (WebGPU if it runs, then the two
@@ -284,7 +277,7 @@ struct Ui {
     notices: RwSignal<Vec<String>>,
     banner: RwSignal<String>,
     on_gpu: RwSignal<bool>,
-    backend_pref: RwSignal<Option<String>>,
+    backend_pref: RwSignal<Option<BackendName>>,
     status: RwSignal<Status>,
     bar: RwSignal<Bar>,
     report: RwSignal<Option<Report>>,
@@ -333,12 +326,9 @@ impl Ui {
     }
 }
 
-fn share_query(c: &Config, backend: Option<String>) -> String {
-    let mut q = link::to_query(c);
-    if let Some(b) = backend {
-        q.push_str(&format!("&backend={b}"));
-    }
-    q
+/// The share link of a config: the config and the backend the page was opened with (never `run=1`).
+fn share_query(c: &Config, backend: Option<BackendName>) -> String {
+    Link { config: c.clone(), run: false, backend, bench: false, notices: Vec::new() }.to_query()
 }
 
 /// The paper's settings, one click away.
@@ -763,7 +753,7 @@ fn App() -> impl IntoView {
         notices: RwSignal::new(parsed.notices.iter().map(|n| n.to_string()).collect()),
         banner: RwSignal::new("Backend: chosen when you press Run (WebGPU if this browser has it, else the CPU).".into()),
         on_gpu: RwSignal::new(false),
-        backend_pref: RwSignal::new(parsed.backend.clone()),
+        backend_pref: RwSignal::new(parsed.backend),
         status: RwSignal::new(Status::Idle),
         bar: RwSignal::new(Bar::default()),
         report: RwSignal::new(None),
@@ -773,12 +763,6 @@ fn App() -> impl IntoView {
         bench_running: RwSignal::new(false),
         bench_note: RwSignal::new(String::new()),
     };
-    if let Some(b) = &parsed.backend
-        && !matches!(b.as_str(), "webgpu" | "wgpu" | "cpu" | "flex" | "ndarray")
-    {
-        ui.notices.update(|n| n.push(format!("backend: {b:?} is not webgpu, cpu, flex or ndarray; choosing automatically")));
-        ui.backend_pref.set(None);
-    }
     // Pick and announce the backend at once, so the banner is true before any run.
     spawn_local(async move {
         let (be, why) = backend(ui.backend_pref.get_untracked()).await;

@@ -71,7 +71,9 @@ pub fn cmd_bench(mut args: Args) -> Result<(), Fail> {
         .into_iter()
         .filter(|b| *b != BackendName::Wgpu || cfg!(feature = "wgpu"))
         .collect();
-    let backends = list(args.value("--backends")?, default_backends, BackendName::parse)?;
+    let backends = list(args.value("--backends")?, default_backends, |s| {
+        BackendName::parse(s).map_err(|e| format!("--backends: {s:?} is not a backend; {e}"))
+    })?;
     let batches = list(args.value("--batches")?, vec![64, 128, 256], |s| {
         s.parse::<usize>().ok().filter(|&b| (2..=2048).contains(&b)).ok_or(format!("--batches: {s:?} is not a batch size from 2 to 2048"))
     })?;

@@ -9,9 +9,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use spotlight_core::backend::{BackendName, native_device};
 use spotlight_core::config::DatasetName;
 use spotlight_core::data::Dataset;
-use spotlight_core::experiment;
 use spotlight_core::report::{Report, median};
 use spotlight_core::{Config, jobs, link, paper};
+use spotlight_core::{driver, experiment};
 
 mod bench;
 
@@ -23,6 +23,7 @@ usage:
   spotlight bench [--backends ndarray,flex,wgpu] [--batches 64,128,256] [--steps N] [--no-torch] [--data-dir DIR]
 
   --link takes the query string of an app share link (with or without the leading '?').
+  Backends: ndarray, flex (also spelled cpu), wgpu (also webgpu; needs the `wgpu` feature), as in links.
   paper: every model (target or shadow) is a job, written to OUT/jobs/KEY.json when it finishes and
   never run again; --shard I/N runs the jobs whose index is I mod N (0-based), --jobs J runs J
   shards as child processes and merges, --merge DIR only builds the table from DIR's jobs.
@@ -105,7 +106,7 @@ pub fn load_dataset(dir: &Path, name: DatasetName) -> Result<Dataset, Fail> {
 
 fn backend_arg(args: &mut Args) -> Result<BackendName, Fail> {
     match args.value("--backend")? {
-        Some(b) => BackendName::parse(&b).map_err(usage),
+        Some(b) => BackendName::parse(&b).map_err(|e| usage(format!("--backend: {b:?} is not a backend; {e}"))),
         None => Ok(BackendName::Ndarray),
     }
 }
@@ -120,9 +121,7 @@ fn progress_bar(total: usize, quiet: bool) -> ProgressBar {
     }
     let pb = ProgressBar::new(total as u64);
     pb.set_style(
-        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} steps  {per_sec}  ETA {eta}  {msg}")
-            .expect("a valid template")
-            .progress_chars("=> "),
+        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} steps  {msg}").expect("a valid template").progress_chars("=> "),
     );
     pb
 }
@@ -139,11 +138,11 @@ pub fn run_experiment(config: &Config, data_dir: &Path, backend: BackendName, qu
     let mut exp = experiment::Experiment::new(config, &ds, other.as_ref(), &device, &name).map_err(|e| Fail(2, e))?;
     let pb = progress_bar(exp.steps_total(), quiet);
     pb.set_prefix(prefix.to_string());
-    while !exp.finished() {
-        let p = pollster::block_on(exp.advance());
-        pb.set_position(p.steps_done as u64);
-        pb.set_message(p.describe());
-    }
+    let start = Instant::now();
+    pollster::block_on(driver::drive(&mut exp, &|| start.elapsed().as_secs_f64(), &|| false, |_, pace| {
+        pb.set_position(pace.progress.steps_done as u64);
+        pb.set_message(format!("{:.0} samples/s  ETA {:.0} s  {}", pace.samples_per_s, pace.eta_s, pace.progress.describe()));
+    }));
     pb.finish_and_clear();
     Ok(exp.report())
 }

@@ -1,4 +1,5 @@
-//! The backends by name, as the CLI's `--backend` and the app's `backend=` link key spell them.
+//! The backends by name, as the CLI's `--backend` and the app's `backend=` link key spell them:
+//! `ndarray`, `flex` (or `cpu`), `wgpu` (or `webgpu`; in a browser it is WebGPU).
 
 use std::fmt;
 
@@ -26,12 +27,18 @@ impl BackendName {
         }
     }
 
+    /// A name as the CLI and the link spell it; `cpu` is burn-flex and `webgpu` is wgpu. The error
+    /// says what is allowed (without the key: the caller names it).
     pub fn parse(s: &str) -> Result<Self, String> {
-        Self::ALL
-            .into_iter()
-            .find(|b| b.as_str() == s)
-            .ok_or_else(|| format!("backend: {s:?} is not a backend; allowed: ndarray, flex, wgpu"))
+        match s {
+            "cpu" => Ok(Self::Flex),
+            "webgpu" => Ok(Self::Wgpu),
+            _ => Self::ALL.into_iter().find(|b| b.as_str() == s).ok_or_else(|| format!("allowed: {}", Self::SPELLINGS.join(", "))),
+        }
     }
+
+    /// Every name [`BackendName::parse`] takes.
+    pub const SPELLINGS: [&'static str; 5] = ["ndarray", "flex", "cpu", "wgpu", "webgpu"];
 
     /// Whether this build has the backend compiled in.
     pub fn compiled(self) -> bool {

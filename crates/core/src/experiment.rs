@@ -1,6 +1,7 @@
 //! The whole experiment, steppable: the target models (BN and no-BN side by side, one step each in
 //! turn), then the shadow models for LiRA, then the attacks. [`Experiment::advance`] does one unit of
-//! work and returns, so that a browser can yield and draw between units; [`run`] drives it to the end.
+//! work and returns, so that a browser can yield and draw between units; [`crate::driver`] drives it
+//! to the end for every front end.
 
 use burn::tensor::Device;
 use serde::{Deserialize, Serialize};
@@ -227,6 +228,10 @@ impl Experiment {
     }
 
     /// The experiment's data (for galleries and tools).
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
     pub fn data(&self) -> &ExperimentData {
         &self.data
     }
@@ -384,21 +389,4 @@ impl Experiment {
         let target = pool_scores(self.targets[v].model(), &self.data, &self.device_data).await?;
         attack_report(&self.config, &self.data, &target, &self.shadows.keep, &self.shadows.phi[v])
     }
-}
-
-/// Runs an experiment to the end, calling `on_progress` after every unit of work.
-pub async fn run(
-    config: &Config,
-    dataset: &Dataset,
-    other: Option<&Dataset>,
-    device: &Device,
-    backend: &str,
-    mut on_progress: impl FnMut(&Progress),
-) -> Result<Report, String> {
-    let mut e = Experiment::new(config, dataset, other, device, backend)?;
-    while !e.finished() {
-        let p = e.advance().await;
-        on_progress(&p);
-    }
-    Ok(e.report())
 }

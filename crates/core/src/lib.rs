@@ -3,7 +3,7 @@
 //!
 //! data ([`data`]: load, flip labels, inject OOD, member split) → model ([`model`]: LeNet ± BN,
 //! γ/σ read-out and regularizer) → train ([`train`]: a loop you can step) → experiment
-//! ([`config::Config`] in, [`report::Report`] out: [`experiment::Experiment`] steps it for the app,
+//! ([`config::Config`] in, [`report::Report`] out: [`experiment::Experiment`] steps it, [`driver`] runs it for the app and the CLI,
 //! [`jobs`] cuts it into one job per model for sharded, resumable runs) → the paper's claims
 //! ([`paper`]).
 
@@ -11,6 +11,7 @@ pub mod attack;
 pub mod backend;
 pub mod bench;
 pub mod config;
+pub mod driver;
 pub mod experiment;
 pub mod experiment_data;
 pub mod jobs;

@@ -9,6 +9,7 @@
 
 use std::fmt;
 
+use crate::backend::BackendName;
 use crate::config::{Config, ConfigError, range_of};
 
 /// Keys and values longer than this are rejected without being looked at further.
@@ -82,8 +83,8 @@ pub struct Link {
     pub config: Config,
     /// `run=1`: start at once.
     pub run: bool,
-    /// `backend=…`, if given (the app checks the name).
-    pub backend: Option<String>,
+    /// `backend=…`, if given and a backend's name.
+    pub backend: Option<BackendName>,
     /// `bench=1`: run the benchmark.
     pub bench: bool,
     pub notices: Vec<Notice>,
@@ -164,7 +165,10 @@ pub fn parse(query: &str) -> Link {
         match key.as_str() {
             "run" => link.run = matches!(value.as_str(), "1" | "true" | "yes"),
             "bench" => link.bench = matches!(value.as_str(), "1" | "true" | "yes"),
-            "backend" => link.backend = Some(value),
+            "backend" => match BackendName::parse(&value) {
+                Ok(b) => link.backend = Some(b),
+                Err(reason) => link.notices.push(Notice::Invalid { key, value, reason }),
+            },
             _ => {
                 let known =
                     serde_json::to_value(Config::default()).ok().and_then(|v| v.as_object().map(|m| m.contains_key(&key))).unwrap_or(false);
@@ -238,6 +242,24 @@ pub fn parse_strict(query: &str) -> Result<Link, ConfigError> {
     }
 }
 
+impl Link {
+    /// The query string of the whole link (without `?`): the config's fields, then `backend=`,
+    /// `bench=1` and `run=1` where set. [`parse`] reads it back to the same link.
+    pub fn to_query(&self) -> String {
+        let mut q = to_query(&self.config);
+        if let Some(b) = self.backend {
+            q.push_str(&format!("&backend={b}"));
+        }
+        if self.bench {
+            q.push_str("&bench=1");
+        }
+        if self.run {
+            q.push_str("&run=1");
+        }
+        q
+    }
+}
+
 /// The query string of a config (without `?`): every field, in `Config`'s order.
 pub fn to_query(config: &Config) -> String {
     let v = serde_json::to_value(config).expect("a Config serializes");
@@ -274,7 +296,16 @@ mod tests {
         assert!(parse(&format!("?{q}&run=1")).run);
         let b = parse(&format!("?{q}&bench=1&backend=cpu"));
         assert!(b.bench && !b.run && b.notices.is_empty(), "{b:?}");
-        assert_eq!(b.backend.as_deref(), Some("cpu"));
+        assert_eq!(b.backend, Some(BackendName::Flex));
+        assert_eq!(parse(&b.to_query()), b, "{}", b.to_query());
+        let bad = parse("backend=tpu");
+        assert_eq!(bad.backend, None);
+        assert_eq!(bad.notices.len(), 1);
+        assert!(
+            bad.notices[0].to_string().starts_with("backend: \"tpu\" is not valid (allowed: ndarray, flex, cpu, wgpu, webgpu)"),
+            "{}",
+            bad.notices[0]
+        );
         assert!(!parse("bench=0").bench);
     }
 

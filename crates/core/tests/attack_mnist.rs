@@ -5,7 +5,7 @@ mod common;
 
 use burn::tensor::Device;
 use spotlight_core::config::{Config, DatasetName};
-use spotlight_core::experiment;
+use spotlight_core::{driver, experiment};
 
 #[test]
 #[allow(deprecated)]
@@ -26,8 +26,7 @@ fn lira_beats_chance_on_a_model_trained_with_heavy_label_noise() {
     };
     let ds = common::load(config.dataset);
     let mut last = None;
-    let report =
-        pollster::block_on(experiment::run(&config, &ds, None, &Device::ndarray(), "ndarray", |p| last = Some(p.clone()))).unwrap();
+    let report = pollster::block_on(driver::run(&config, &ds, None, &Device::ndarray(), "ndarray", |p| last = Some(p.clone()))).unwrap();
     let last = last.unwrap();
     assert_eq!(last.steps_done, last.steps_total, "progress reaches 100%");
     let run = &report.runs[0];

@@ -5,7 +5,7 @@ mod common;
 
 use burn::tensor::Device;
 use spotlight_core::config::{Config, DatasetName, RegKind};
-use spotlight_core::experiment;
+use spotlight_core::driver;
 use spotlight_core::experiment_data::{DeviceData, ExperimentData};
 use spotlight_core::jobs::{self, JobResult};
 use spotlight_core::train::Trainer;
@@ -30,7 +30,7 @@ fn jobs_and_the_experiment_give_the_same_report() {
     let config = tiny();
     let ds = common::load(config.dataset);
     let device = Device::flex();
-    let direct = pollster::block_on(experiment::run(&config, &ds, None, &device, "flex", |_| {})).unwrap();
+    let direct = pollster::block_on(driver::run(&config, &ds, None, &device, "flex", |_| {})).unwrap();
     let results: Vec<JobResult> =
         jobs::jobs_of(&config).iter().map(|j| pollster::block_on(jobs::run_job(j, &ds, None, &device, "flex", || 0.0)).unwrap()).collect();
     assert_eq!(results.len(), 2 + 2 * 3);
