@@ -161,6 +161,17 @@ const tests = [
     await page.close(); await p2.close();
     if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
     if (a.epochs !== '7' || a.dataset !== 'fashion' || !a.reg) throw new Error('controls did not take: ' + JSON.stringify(a));
+    // Every setting in the link has its control (both come from the core's field table).
+    const keys = [...new URL(url).searchParams.keys()].filter((k) => k !== 'backend');
+    const p3 = await open(url.slice(base.length));
+    const missing = await p3.evaluate((ks) => ks.filter((k) => !document.querySelector(`[name=${k}]`)), keys);
+    if (keys.length < 19 || missing.length) throw new Error(`${keys.length} settings in the link; no control for ${missing.join(', ')}`);
+    // A control clamps what is out of range, and says so.
+    await p3.fill('input[name=epochs]', '1000');
+    await p3.dispatchEvent('input[name=epochs]', 'change');
+    const clamped = await p3.evaluate(() => ({ v: document.querySelector('input[name=epochs]').value, n: document.querySelector('#notices')?.textContent || '' }));
+    await p3.close();
+    if (clamped.v !== '200' || !/epochs: 1000 set to 200/.test(clamped.n)) throw new Error('clamping: ' + JSON.stringify(clamped));
     return url;
   }],
   ['hostile links: a notice, no script, never blank, defaults kept', async () => {

@@ -154,31 +154,223 @@ impl Default for Config {
 /// The allowed range of one numeric field.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Range {
-    pub field: &'static str,
     pub min: f64,
     pub max: f64,
     /// Whole numbers only.
     pub integer: bool,
+    /// The step of the app's control.
+    pub step: f64,
+    /// A fraction, shown as a percentage (a slider in the app).
+    pub percent: bool,
 }
 
-/// Every numeric field's range, in one table: validation, clamping and the app's sliders read it.
-pub const RANGES: &[Range] = &[
-    Range { field: "label_noise", min: 0.0, max: 0.5, integer: false },
-    Range { field: "ood_fraction", min: 0.0, max: 0.5, integer: false },
-    Range { field: "reg_strength", min: 0.0, max: 10.0, integer: false },
-    Range { field: "reg_bound", min: 0.05, max: 10.0, integer: false },
-    Range { field: "epochs", min: 1.0, max: 200.0, integer: true },
-    Range { field: "batch_size", min: 2.0, max: 2048.0, integer: true },
-    Range { field: "learning_rate", min: 1e-6, max: 1.0, integer: false },
-    Range { field: "train_size", min: 20.0, max: 30_000.0, integer: true },
-    Range { field: "test_size", min: 10.0, max: 10_000.0, integer: true },
-    Range { field: "probe_size", min: 0.0, max: 256.0, integer: true },
-    Range { field: "shadow_models", min: 0.0, max: 64.0, integer: true },
+impl Range {
+    const fn fraction(max: f64) -> Self {
+        Self { min: 0.0, max, integer: false, step: 0.01, percent: true }
+    }
+
+    const fn real(min: f64, max: f64, step: f64) -> Self {
+        Self { min, max, integer: false, step, percent: false }
+    }
+
+    const fn whole(min: f64, max: f64, step: f64) -> Self {
+        Self { min, max, integer: true, step, percent: false }
+    }
+
+    /// `x` inside the range, rounded when whole numbers only.
+    pub fn clamp(&self, x: f64) -> f64 {
+        let c = x.clamp(self.min, self.max);
+        if self.integer { c.round() } else { c }
+    }
+
+    fn contains(&self, x: f64) -> bool {
+        x.is_finite() && x >= self.min && x <= self.max
+    }
+}
+
+/// What values a field takes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Kind {
+    /// `true` or `false`.
+    Bool,
+    /// One of these serde values, each with its text for a reader.
+    Choice(&'static [(&'static str, &'static str)]),
+    /// A number in a range.
+    Number(Range),
+    /// Any whole number from 0 to 2⁶⁴ − 1 (read as an integer, never through f64).
+    Seed,
+}
+
+/// One field of [`Config`]: its serde name, what it allows, and its text for a reader.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Field {
+    pub name: &'static str,
+    pub kind: Kind,
+    /// A short label (the app's control).
+    pub label: &'static str,
+    /// One sentence on what it does (the app's tooltip, `FIELDS` in the docs).
+    pub help: &'static str,
+}
+
+/// A field's value as read from text (a link, a control): the JSON value to set, and the number it
+/// was clamped to when it lay outside the range.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Read {
+    pub value: serde_json::Value,
+    pub clamped: Option<f64>,
+}
+
+impl Field {
+    /// The allowed range of a numeric field.
+    pub fn range(&self) -> Option<&Range> {
+        match &self.kind {
+            Kind::Number(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// Its value in [`Config::default`].
+    pub fn default_value(&self) -> serde_json::Value {
+        Config::default().get(self.name).expect("every field is a key of Config")
+    }
+
+    /// Reads a value given as text (a share link's, a control's). A number outside the range is
+    /// clamped (and says so), a whole number rounded; anything else that does not fit is an error
+    /// saying what the field allows.
+    pub fn read(&self, raw: &str) -> Result<Read, String> {
+        let raw = raw.trim();
+        let value = match self.kind {
+            Kind::Bool => match raw {
+                "true" => serde_json::Value::Bool(true),
+                "false" => serde_json::Value::Bool(false),
+                _ => return Err("expected true or false".into()),
+            },
+            Kind::Choice(options) => match options.iter().find(|(v, _)| *v == raw) {
+                Some((v, _)) => serde_json::Value::from(*v),
+                None => {
+                    let names: Vec<&str> = options.iter().map(|(v, _)| *v).collect();
+                    return Err(format!("expected one of {}", names.join(", ")));
+                }
+            },
+            Kind::Seed => match raw.parse::<u64>() {
+                Ok(s) if raw.bytes().all(|c| c.is_ascii_digit()) => serde_json::Value::from(s),
+                _ => return Err(format!("expected a whole number from 0 to {}", u64::MAX)),
+            },
+            Kind::Number(r) => {
+                let x = raw.parse::<f64>().ok().filter(|x| x.is_finite());
+                let Some(x) = x else { return Err(format!("expected a number from {} to {}", r.min, r.max)) };
+                let c = r.clamp(x);
+                let value = if r.integer { serde_json::Value::from(c as u64) } else { serde_json::Value::from(c) };
+                return Ok(Read { value, clamped: (c != x).then_some(c) });
+            }
+        };
+        Ok(Read { value, clamped: None })
+    }
+}
+
+const DATASETS: &[(&str, &str)] = &[("mnist", "MNIST"), ("fashion", "Fashion-MNIST")];
+const OOD_SOURCES: &[(&str, &str)] = &[("shuffle", "pixel-shuffled images"), ("other", "the other dataset")];
+const REG_KINDS: &[(&str, &str)] = &[
+    ("gamma", "γ only, σ held fixed (inert; for comparison)"),
+    ("sigma", "(γ/σ)², gradient through σ"),
+    ("hinge", "hinge max(0, γ/σ − 1)²"),
+    ("project", "clip |γ| ≤ τ·σ after each step"),
+];
+const OPTIMIZERS: &[(&str, &str)] = &[("adam", "Adam"), ("sgd", "SGD (momentum 0.9)")];
+
+/// Every field of [`Config`], once, in the struct's order: validation, clamping, the share link (in
+/// this order) and the app's controls (in this order) all read this table; a test checks it against
+/// `Config`'s serde keys. Adding a field: the struct, its `Default`, and a row here.
+pub const FIELDS: &[Field] = &[
+    Field { name: "dataset", kind: Kind::Choice(DATASETS), label: "Dataset", help: "The images to train on." },
+    Field {
+        name: "compare",
+        kind: Kind::Bool,
+        label: "Compare BN and no-BN side by side",
+        help: "Train the BN and the no-BN model on the same data and seed (the comparison is the lesson).",
+    },
+    Field {
+        name: "batch_norm",
+        kind: Kind::Bool,
+        label: "BatchNorm (single model)",
+        help: "With the comparison off: whether the one model has BatchNorm.",
+    },
+    Field {
+        name: "label_noise",
+        kind: Kind::Number(Range::fraction(0.5)),
+        label: "Flipped labels",
+        help: "The share of training labels flipped to another class: samples only memorization can fit.",
+    },
+    Field {
+        name: "ood_fraction",
+        kind: Kind::Number(Range::fraction(0.5)),
+        label: "OOD images",
+        help: "The share of training images replaced by out-of-distribution images.",
+    },
+    Field { name: "ood_source", kind: Kind::Choice(OOD_SOURCES), label: "OOD source", help: "Where the OOD images come from." },
+    Field { name: "regularizer", kind: Kind::Bool, label: "γ/σ regularizer", help: "Restrain γ/σ in the BN model (BN models only)." },
+    Field { name: "reg_kind", kind: Kind::Choice(REG_KINDS), label: "Regularizer kind", help: "Which rule restrains γ/σ." },
+    Field {
+        name: "reg_strength",
+        kind: Kind::Number(Range::real(0.0, 10.0, 0.01)),
+        label: "strength λ",
+        help: "λ, the penalty's strength (gamma, sigma, hinge).",
+    },
+    Field {
+        name: "reg_bound",
+        kind: Kind::Number(Range::real(0.05, 10.0, 0.1)),
+        label: "bound τ (clip)",
+        help: "τ, the bound on γ/σ (project).",
+    },
+    Field { name: "epochs", kind: Kind::Number(Range::whole(1.0, 200.0, 1.0)), label: "Epochs", help: "Passes over the training set." },
+    Field {
+        name: "batch_size",
+        kind: Kind::Number(Range::whole(2.0, 2048.0, 1.0)),
+        label: "Batch size",
+        help: "Samples per training step (and per BN batch).",
+    },
+    Field {
+        name: "learning_rate",
+        kind: Kind::Number(Range::real(1e-6, 1.0, 0.0001)),
+        label: "Learning rate",
+        help: "The optimizer's step size.",
+    },
+    Field { name: "optimizer", kind: Kind::Choice(OPTIMIZERS), label: "Optimizer", help: "Adam, or SGD with momentum 0.9." },
+    Field {
+        name: "train_size",
+        kind: Kind::Number(Range::whole(20.0, 30_000.0, 100.0)),
+        label: "Training samples",
+        help: "Training samples: the members, for the attack.",
+    },
+    Field {
+        name: "test_size",
+        kind: Kind::Number(Range::whole(10.0, 10_000.0, 100.0)),
+        label: "Test samples",
+        help: "Test samples used for test accuracy.",
+    },
+    Field {
+        name: "probe_size",
+        kind: Kind::Number(Range::whole(0.0, 256.0, 1.0)),
+        label: "Gradient probe per group",
+        help: "Per-sample gradient norms are measured on this many clean and this many noisy samples, each inside a training batch, before training and after every epoch.",
+    },
+    Field {
+        name: "shadow_models",
+        kind: Kind::Number(Range::whole(0.0, 64.0, 1.0)),
+        label: "Shadow models (attack)",
+        help: "Shadow models for LiRA: 0 turns the attack off; else at least 2, so that every candidate has an IN and an OUT model.",
+    },
+    Field { name: "seed", kind: Kind::Seed, label: "Seed", help: "One seed for the data split, the noise, the weights and the batches." },
 ];
 
-/// The range of a field, by name.
-pub fn range_of(field: &str) -> Option<&'static Range> {
-    RANGES.iter().find(|r| r.field == field)
+/// A field, by its serde name.
+pub fn field(name: &str) -> Option<&'static Field> {
+    FIELDS.iter().find(|f| f.name == name)
+}
+
+/// The range of a numeric field, by name.
+pub fn range_of(name: &str) -> Option<&'static Range> {
+    field(name).and_then(Field::range)
 }
 
 /// A config that cannot run, naming the field and what it allows.
@@ -235,51 +427,49 @@ impl Variant {
 }
 
 impl Config {
-    /// The value of a numeric field, by name (as in [`RANGES`]).
-    pub fn numeric(&self, field: &str) -> Option<f64> {
-        Some(match field {
-            "label_noise" => self.label_noise,
-            "ood_fraction" => self.ood_fraction,
-            "reg_strength" => self.reg_strength,
-            "reg_bound" => self.reg_bound,
-            "epochs" => self.epochs as f64,
-            "batch_size" => self.batch_size as f64,
-            "learning_rate" => self.learning_rate,
-            "train_size" => self.train_size as f64,
-            "test_size" => self.test_size as f64,
-            "probe_size" => self.probe_size as f64,
-            "shadow_models" => self.shadow_models as f64,
-            _ => return None,
-        })
+    /// A field's value, by its serde name.
+    pub fn get(&self, name: &str) -> Option<serde_json::Value> {
+        match serde_json::to_value(self) {
+            Ok(serde_json::Value::Object(mut map)) => map.remove(name),
+            _ => None,
+        }
     }
 
-    /// Sets a numeric field, by name. Integers are rounded.
-    pub fn set_numeric(&mut self, field: &str, v: f64) -> bool {
-        let u = || v.round().max(0.0) as usize;
-        match field {
-            "label_noise" => self.label_noise = v,
-            "ood_fraction" => self.ood_fraction = v,
-            "reg_strength" => self.reg_strength = v,
-            "reg_bound" => self.reg_bound = v,
-            "epochs" => self.epochs = u(),
-            "batch_size" => self.batch_size = u(),
-            "learning_rate" => self.learning_rate = v,
-            "train_size" => self.train_size = u(),
-            "test_size" => self.test_size = u(),
-            "probe_size" => self.probe_size = u(),
-            "shadow_models" => self.shadow_models = u(),
-            _ => return false,
+    /// Sets a field, by its serde name, to a JSON value (through serde: a value of the wrong type
+    /// is an error, and the config is left as it was).
+    pub fn set(&mut self, name: &str, value: serde_json::Value) -> Result<(), String> {
+        let Ok(serde_json::Value::Object(mut map)) = serde_json::to_value(&*self) else { unreachable!("a Config is an object") };
+        if !map.contains_key(name) {
+            return Err(format!("{name:?} is not a setting"));
         }
-        true
+        map.insert(name.to_string(), value);
+        *self = serde_json::from_value(serde_json::Value::Object(map)).map_err(|e| e.to_string())?;
+        Ok(())
+    }
+
+    /// The value of a numeric field, by name.
+    pub fn numeric(&self, name: &str) -> Option<f64> {
+        range_of(name)?;
+        // A non-finite f64 serializes as JSON null: it reads back as NaN, so that validation names it.
+        Some(self.get(name)?.as_f64().unwrap_or(f64::NAN))
+    }
+
+    /// Sets a numeric field, by name, as it is (not checked: see [`Config::validate`]). Whole
+    /// numbers are rounded.
+    pub fn set_numeric(&mut self, name: &str, v: f64) -> bool {
+        let Some(r) = range_of(name) else { return false };
+        let v = if r.integer { serde_json::Value::from(v.round().max(0.0) as u64) } else { serde_json::Value::from(v) };
+        self.set(name, v).is_ok()
     }
 
     /// Checks every field; the first bad one is named with its allowed range.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        for r in RANGES {
-            let v = self.numeric(r.field).expect("every range names a field");
-            if !v.is_finite() || v < r.min || v > r.max {
+        for f in FIELDS {
+            let Some(r) = f.range() else { continue };
+            let v = self.numeric(f.name).expect("every numeric field is a number");
+            if !r.contains(v) {
                 return Err(ConfigError {
-                    field: r.field.to_string(),
+                    field: f.name.to_string(),
                     message: format!("{v} is out of range; allowed {} to {}", r.min, r.max),
                 });
             }
@@ -382,11 +572,12 @@ mod tests {
 
     #[test]
     fn every_out_of_range_field_is_named() {
-        for r in RANGES {
+        for f in FIELDS {
+            let Some(r) = f.range() else { continue };
             let mut c = Config { batch_size: 2, ..Config::default() }; // keep the batch/train-size rule out of the way
-            assert!(c.set_numeric(r.field, r.max * 2.0 + 1.0));
+            assert!(c.set_numeric(f.name, r.max * 2.0 + 1.0));
             let e = c.validate().unwrap_err();
-            assert_eq!(e.field, r.field, "{e}");
+            assert_eq!(e.field, f.name, "{e}");
             assert!(e.message.contains("allowed"), "{e}");
         }
         let c = Config { learning_rate: f64::NAN, ..Config::default() };
@@ -418,5 +609,65 @@ mod tests {
         for k in [0, 2, 3] {
             Config { shadow_models: k, ..Config::default() }.validate().unwrap();
         }
+    }
+
+    #[test]
+    fn the_field_table_names_every_serde_key_once() {
+        let mut keys: Vec<String> = match serde_json::to_value(Config::default()).unwrap() {
+            serde_json::Value::Object(m) => m.keys().cloned().collect(),
+            _ => unreachable!(),
+        };
+        let mut names: Vec<&str> = FIELDS.iter().map(|f| f.name).collect();
+        names.sort_unstable();
+        keys.sort_unstable();
+        assert_eq!(keys, names, "FIELDS must list Config's serde keys, each exactly once");
+        for f in FIELDS {
+            assert!(!f.label.is_empty() && !f.help.is_empty(), "{}", f.name);
+            let d = f.default_value();
+            match f.kind {
+                Kind::Bool => assert!(d.is_boolean(), "{}", f.name),
+                Kind::Seed => assert!(d.is_u64(), "{}", f.name),
+                Kind::Number(r) => assert!(r.contains(d.as_f64().unwrap()) && r.step > 0.0, "{}: default {d}", f.name),
+                Kind::Choice(options) => {
+                    assert!(options.iter().any(|(v, _)| d == *v), "{}: default {d} is not a choice", f.name);
+                    for (v, _) in options {
+                        let mut c = Config::default();
+                        c.set(f.name, serde_json::Value::from(*v)).unwrap_or_else(|e| panic!("{}={v}: {e}", f.name));
+                    }
+                }
+            }
+        }
+        let reg = field("reg_kind").unwrap();
+        let Kind::Choice(options) = reg.kind else { panic!() };
+        assert_eq!(options.iter().map(|o| o.0).collect::<Vec<_>>(), RegKind::ALL.map(RegKind::name), "every RegKind offered");
+    }
+
+    #[test]
+    fn fields_read_text_as_a_link_or_a_control_gives_it() {
+        let epochs = field("epochs").unwrap();
+        assert_eq!(epochs.read("3").unwrap(), Read { value: 3.into(), clamped: None });
+        assert_eq!(epochs.read("2.6").unwrap(), Read { value: 3.into(), clamped: Some(3.0) });
+        assert_eq!(epochs.read("1000").unwrap().clamped, Some(200.0));
+        for bad in ["abc", "NaN", "inf", "1e309", ""] {
+            assert!(epochs.read(bad).unwrap_err().contains("from 1 to 200"), "{bad}");
+        }
+        let noise = field("label_noise").unwrap();
+        assert_eq!(noise.read("0.25").unwrap().value, serde_json::json!(0.25));
+        assert_eq!(noise.read("-1").unwrap().clamped, Some(0.0));
+        assert_eq!(field("compare").unwrap().read("false").unwrap().value, serde_json::json!(false));
+        assert!(field("compare").unwrap().read("maybe").is_err());
+        assert_eq!(field("dataset").unwrap().read("fashion").unwrap().value, serde_json::json!("fashion"));
+        assert_eq!(field("dataset").unwrap().read("cifar").unwrap_err(), "expected one of mnist, fashion");
+        let seed = field("seed").unwrap();
+        assert_eq!(seed.read("18446744073709551615").unwrap().value, serde_json::json!(u64::MAX));
+        for bad in ["-1", "1.5", "+3", "1e3"] {
+            assert!(seed.read(bad).is_err(), "{bad}");
+        }
+        let mut c = Config::default();
+        c.set("epochs", serde_json::json!(7)).unwrap();
+        assert_eq!(c.epochs, 7);
+        assert!(c.set("epochs", serde_json::json!("many")).is_err());
+        assert!(c.set("epochz", serde_json::json!(1)).is_err());
+        assert_eq!(c.epochs, 7, "a failed set leaves the config as it was");
     }
 }

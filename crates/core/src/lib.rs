@@ -1,11 +1,21 @@
 //! Spotlight's core: the paper's method, the same code natively and in wasm32, on whichever burn
 //! [`Device`](burn::tensor::Device) it is handed.
 //!
-//! data ([`data`]: load, flip labels, inject OOD, member split) → model ([`model`]: LeNet ± BN,
-//! γ/σ read-out and regularizer) → train ([`train`]: a loop you can step) → experiment
-//! ([`config::Config`] in, [`report::Report`] out: [`experiment::Experiment`] steps it, [`driver`] runs it for the app and the CLI,
-//! [`jobs`] cuts it into one job per model for sharded, resumable runs) → the paper's claims
-//! ([`paper`]).
+//! The method, in order:
+//! * [`data`] (spotlight-data): load, flip labels, inject OOD, split members;
+//!   [`experiment_data`]: those splits as one experiment's tensors on a device;
+//! * [`model`]: LeNet-5 ± BN, the γ/σ read-out and the regularizers;
+//! * [`train`]: a training loop you can step, with its per-epoch lenses (accuracy, per-sample
+//!   gradient norms inside a batch, γ/σ);
+//! * [`attack`]: LiRA (online, offline), the loss attack, ROC and AUC;
+//! * [`experiment`]: one [`Config`] in, one [`Report`] out, a unit at a time; [`driver`] runs it for
+//!   the app, the CLI and the tests (pace, ETA, cancel); [`jobs`] cuts it into one job per model for
+//!   sharded, resumable runs;
+//! * [`paper`]: the paper's grid and its claims, decided over seeds.
+//!
+//! Around it: [`config`] (the `Config` and its field table), [`link`] (share links), [`report`] (the
+//! `Report` everyone reads), [`backend`] (which burn device), [`bench`] (throughput figures),
+//! [`yielder`] (letting the browser breathe between steps).
 
 pub mod attack;
 pub mod backend;

@@ -1,16 +1,16 @@
 //! Share links: the whole [`Config`] in a URL query string, and back.
 //!
 //! The query uses `Config`'s own serde field names and values (`?dataset=mnist&label_noise=0.05&…`),
-//! and is read through the same serde type: each `key=value` becomes a JSON value (a number, a
-//! bool, or else a string) and is deserialized as that one field of `Config`, so there is no second
-//! hand-written parser. Reading is lenient — a share link is user input: what cannot be used is
-//! reported as a [`Notice`] and the field keeps its default, and a number out of range is clamped to
-//! its [`Range`](crate::config::Range). [`parse_strict`] turns any notice into an error (the CLI).
+//! decoded the `application/x-www-form-urlencoded` way (`form_urlencoded`) and read field by field
+//! through the core's field table ([`FIELDS`](crate::config::FIELDS)), the same reader the app's
+//! controls use. Reading is lenient — a share link is user input: what cannot be used is reported
+//! as a [`Notice`] and the field keeps its default, and a number out of range is clamped to its
+//! [`Range`](crate::config::Range). [`parse_strict`] turns any notice into an error (the CLI).
 
 use std::fmt;
 
 use crate::backend::BackendName;
-use crate::config::{Config, ConfigError, range_of};
+use crate::config::{Config, ConfigError, FIELDS, field};
 
 /// Keys and values longer than this are rejected without being looked at further.
 pub const MAX_PART: usize = 200;
@@ -90,50 +90,6 @@ pub struct Link {
     pub notices: Vec<Notice>,
 }
 
-/// Decodes `%XX` and `+`; invalid escapes are kept as they are. Non-UTF-8 is replaced.
-pub fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < b.len() => {
-                let hex = std::str::from_utf8(&b[i + 1..i + 3]).ok().and_then(|h| u8::from_str_radix(h, 16).ok());
-                match hex {
-                    Some(v) => {
-                        out.push(v);
-                        i += 2;
-                    }
-                    None => out.push(b'%'),
-                }
-            }
-            c => out.push(c),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-fn json_of(value: &str) -> serde_json::Value {
-    match value {
-        "true" => return serde_json::Value::Bool(true),
-        "false" => return serde_json::Value::Bool(false),
-        _ => {}
-    }
-    if let Ok(n) = value.parse::<f64>() {
-        if value.bytes().all(|c| c.is_ascii_digit())
-            && let Ok(u) = value.parse::<u64>()
-        {
-            return serde_json::Value::from(u);
-        }
-        if let Some(num) = serde_json::Number::from_f64(n) {
-            return serde_json::Value::Number(num);
-        }
-    }
-    serde_json::Value::String(value.to_string())
-}
-
 /// Reads a query string (with or without the leading `?`) leniently.
 pub fn parse(query: &str) -> Link {
     let query = query.strip_prefix('?').unwrap_or(query);
@@ -149,8 +105,9 @@ pub fn parse(query: &str) -> Link {
             link.notices.push(Notice::TooLong { what: format!("a setting of {} characters", part.len()) });
             continue;
         }
-        let (k, v) = part.split_once('=').unwrap_or((part, ""));
-        let (key, value) = (percent_decode(k), percent_decode(v));
+        // `+` and `%XX` decoded the form way; a bad escape is kept as it is, non-UTF-8 replaced.
+        let Some((key, value)) = form_urlencoded::parse(part.as_bytes()).next() else { continue };
+        let (key, value) = (key.into_owned(), value.into_owned());
         if key.len() > MAX_PART || value.len() > MAX_PART {
             link.notices.push(Notice::TooLong { what: format!("a setting of {} characters", part.len()) });
             continue;
@@ -170,44 +127,19 @@ pub fn parse(query: &str) -> Link {
                 Err(reason) => link.notices.push(Notice::Invalid { key, value, reason }),
             },
             _ => {
-                let known =
-                    serde_json::to_value(Config::default()).ok().and_then(|v| v.as_object().map(|m| m.contains_key(&key))).unwrap_or(false);
-                if !known {
+                let Some(field) = field(&key) else {
                     link.notices.push(Notice::UnknownKey { key });
                     continue;
-                }
-                let mut v = json_of(&value);
-                // A number out of range is clamped, not refused.
-                if let Some(r) = range_of(&key) {
-                    match v.as_f64() {
-                        Some(x) if x.is_finite() => {
-                            let c = x.clamp(r.min, r.max);
-                            let c = if r.integer { c.round() } else { c };
-                            if c != x {
-                                link.notices.push(Notice::Clamped { key: key.clone(), value: value.clone(), to: c });
-                            }
-                            v = if r.integer { serde_json::Value::from(c as u64) } else { serde_json::Value::from(c) };
+                };
+                // The field table reads the text: a number out of range is clamped, not refused.
+                match field.read(&value) {
+                    Ok(read) => {
+                        if let Some(to) = read.clamped {
+                            link.notices.push(Notice::Clamped { key: key.clone(), value: value.clone(), to });
                         }
-                        _ => {
-                            link.notices.push(Notice::Invalid {
-                                key,
-                                value,
-                                reason: format!("expected a number from {} to {}", r.min, r.max),
-                            });
-                            continue;
-                        }
+                        fields.insert(key, read.value);
                     }
-                }
-                let one = serde_json::Value::Object([(key.clone(), v.clone())].into_iter().collect());
-                match serde_json::from_value::<Config>(one) {
-                    Ok(_) => {
-                        fields.insert(key, v);
-                    }
-                    Err(e) => {
-                        let reason = e.to_string();
-                        let reason = reason.split(" at line").next().unwrap_or(&reason).to_string();
-                        link.notices.push(Notice::Invalid { key, value, reason });
-                    }
+                    Err(reason) => link.notices.push(Notice::Invalid { key, value, reason }),
                 }
             }
         }
@@ -260,14 +192,13 @@ impl Link {
     }
 }
 
-/// The query string of a config (without `?`): every field, in `Config`'s order.
+/// The query string of a config (without `?`): every field, in [`FIELDS`]' order.
 pub fn to_query(config: &Config) -> String {
-    let v = serde_json::to_value(config).expect("a Config serializes");
-    let map = v.as_object().expect("a Config is an object");
-    map.iter()
-        .map(|(k, v)| match v {
-            serde_json::Value::String(s) => format!("{k}={s}"),
-            other => format!("{k}={other}"),
+    FIELDS
+        .iter()
+        .map(|f| match config.get(f.name).expect("every field is a key of Config") {
+            serde_json::Value::String(s) => format!("{}={s}", f.name),
+            other => format!("{}={other}", f.name),
         })
         .collect::<Vec<_>>()
         .join("&")
@@ -348,10 +279,11 @@ mod tests {
 
     #[test]
     fn percent_decoding() {
-        assert_eq!(percent_decode("a%20b+c"), "a b c");
-        assert_eq!(percent_decode("%"), "%");
-        assert_eq!(percent_decode("%4"), "%4");
-        assert_eq!(percent_decode("%41%zz"), "A%zz");
-        assert_eq!(percent_decode("%ff"), "\u{fffd}");
+        let link = parse("dataset=%66ashion&label_noise=0%2E2&reg_kind=+sigma+");
+        assert!(link.notices.is_empty(), "{:?}", link.notices);
+        assert_eq!((link.config.dataset, link.config.label_noise), (DatasetName::Fashion, 0.2));
+        assert_eq!(parse("%41%zz=1").notices, vec![Notice::UnknownKey { key: "A%zz".into() }]);
+        assert_eq!(parse("%ff=1").notices, vec![Notice::UnknownKey { key: "\u{fffd}".into() }]);
+        assert_eq!(parse("epochs=%").notices[0].key(), "epochs");
     }
 }

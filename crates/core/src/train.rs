@@ -209,11 +209,6 @@ impl Trainer {
         self.model.as_ref().expect("the model is only taken during a step")
     }
 
-    /// The pool indices this model trains on.
-    pub fn train_indices(&self) -> &[usize] {
-        &self.train_idx
-    }
-
     /// One training step on the next batch.
     pub async fn step(&mut self) -> Result<StepInfo, TrainError> {
         let spe = self.steps_per_epoch();

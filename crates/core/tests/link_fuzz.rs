@@ -4,34 +4,14 @@
 //! the full run).
 
 use spotlight_core::Config;
+use spotlight_core::config::FIELDS;
 use spotlight_core::data::Rng;
 use spotlight_core::link;
 
-const KEYS: &[&str] = &[
-    "dataset",
-    "compare",
-    "batch_norm",
-    "label_noise",
-    "ood_fraction",
-    "ood_source",
-    "regularizer",
-    "reg_kind",
-    "reg_strength",
-    "reg_bound",
-    "epochs",
-    "batch_size",
-    "learning_rate",
-    "optimizer",
-    "train_size",
-    "test_size",
-    "probe_size",
-    "shadow_models",
-    "seed",
-    "run",
-    "backend",
-    "unknown",
-    "",
-];
+/// Every field of the table, the link's own keys, and two that are no key.
+fn keys() -> Vec<&'static str> {
+    FIELDS.iter().map(|f| f.name).chain(link::LINK_KEYS).chain(["unknown", ""]).collect()
+}
 const VALUES: &[&str] = &[
     "0",
     "1",
@@ -74,8 +54,9 @@ fn random_query(rng: &mut Rng) -> String {
     match rng.index(3) {
         0 => {
             // Structured: known keys with nasty values.
+            let keys = keys();
             for _ in 0..rng.index(12) {
-                q.push_str(KEYS[rng.index(KEYS.len())]);
+                q.push_str(keys[rng.index(keys.len())]);
                 q.push('=');
                 q.push_str(VALUES[rng.index(VALUES.len())]);
                 q.push('&');

@@ -68,7 +68,7 @@ pub fn parse_labels(file: &str, bytes: &[u8]) -> Result<Vec<u8>, DataError> {
     Ok(idx.data)
 }
 
-/// Parses an IDX image file: three dimensions (count, rows, columns). Returns (rows, cols, data).
+/// Parses an IDX image file: three dimensions. Returns (count, rows, cols, data).
 pub fn parse_images(file: &str, bytes: &[u8]) -> Result<(usize, usize, usize, Vec<u8>), DataError> {
     let idx = parse(file, bytes)?;
     if idx.dims.len() != 3 {
@@ -77,7 +77,7 @@ pub fn parse_images(file: &str, bytes: &[u8]) -> Result<(usize, usize, usize, Ve
     Ok((idx.dims[0], idx.dims[1], idx.dims[2], idx.data))
 }
 
-/// Writes IDX bytes (used by tests and tools that make small IDX files).
+/// Writes IDX bytes of unsigned bytes (the tests make small IDX files with it).
 pub fn encode(dims: &[usize], data: &[u8]) -> Vec<u8> {
     let mut out = vec![0, 0, 0x08, dims.len() as u8];
     for d in dims {

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use spotlight_core::paper::{ClaimRow, PaperTable, REG_NOISE};
 
 /// `paper-report.json` of `spotlight paper --size mid`, copied to `results/paper-mid.json`.
-const PAPER_JSON: &str = include_str!("../../results/paper-mid.json");
+const PAPER_JSON: &str = include_str!("../../../results/paper-mid.json");
 
 /// The file's shape: `{"size": "mid", "table": <PaperTable>}`.
 struct PaperFile {

@@ -1,0 +1,48 @@
+//! The backend the page trains on, chosen once per page (wgpu cannot be initialized twice): a
+//! reactive resource ([`Ui::backend`](crate::state::Ui)) that the banner reads and a run awaits.
+
+use spotlight_core::backend::BackendName;
+use spotlight_core::burn::tensor::Device;
+
+use crate::web;
+
+/// A backend, with why it was chosen when it is not the one asked for (or not WebGPU).
+#[derive(Clone)]
+pub struct Backend {
+    pub device: Device,
+    pub label: String,
+    pub gpu: bool,
+    pub why: Option<String>,
+}
+
+impl Backend {
+    /// A CPU backend built into the app (burn-flex or burn-ndarray, in WebAssembly).
+    pub fn cpu(name: BackendName, why: Option<String>) -> Self {
+        let device = name.cpu_device().expect("CPU backends are built into the app");
+        Self { device, label: format!("CPU ({name}, in WebAssembly)"), gpu: false, why }
+    }
+
+    /// Its label, and why it was chosen when there is a reason to say.
+    pub fn describe(&self) -> String {
+        match &self.why {
+            None => self.label.clone(),
+            Some(w) => format!("{} — {w}", self.label),
+        }
+    }
+}
+
+/// WebGPU unless the link asks for a CPU backend or WebGPU is missing; then burn-flex with the
+/// reason (or burn-ndarray with `backend=ndarray`).
+pub async fn choose(pref: Option<BackendName>) -> Backend {
+    match pref {
+        Some(BackendName::Flex) => Backend::cpu(BackendName::Flex, Some("the link asks for the CPU backend".into())),
+        Some(BackendName::Ndarray) => Backend::cpu(BackendName::Ndarray, Some("the link asks for burn-ndarray".into())),
+        Some(BackendName::Wgpu) | None => match web::webgpu_adapter().await {
+            Err(why) => Backend::cpu(BackendName::Flex, Some(why)),
+            Ok(adapter) => match Device::wgpu_options().init_async().await {
+                Ok(device) => Backend { device, label: format!("WebGPU: {adapter}"), gpu: true, why: None },
+                Err(e) => Backend::cpu(BackendName::Flex, Some(format!("WebGPU could not start ({e:?})"))),
+            },
+        },
+    }
+}

@@ -1,0 +1,61 @@
+//! The datasets, fetched from the page's own origin and decoded once per page.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use leptos::prelude::*;
+use spotlight_core::config::DatasetName;
+use spotlight_core::data::Dataset;
+
+use crate::state::{Activity, Ui};
+use crate::web;
+
+thread_local! {
+    // A cache of immutable assets, not page state: no view reads it.
+    static DATASETS: RefCell<HashMap<&'static str, Rc<Dataset>>> = RefCell::new(HashMap::new());
+}
+
+/// Fetches and decodes a dataset once per page, showing the download on the progress bar.
+pub async fn load(name: DatasetName, ui: Ui) -> Result<Rc<Dataset>, String> {
+    let file = name.asset_file();
+    if let Some(d) = DATASETS.with(|m| m.borrow().get(file).cloned()) {
+        return Ok(d);
+    }
+    ui.activity.set(Activity::Loading(format!("Loading {file}…")));
+    let mut last = 0.0;
+    let bytes = web::fetch_bytes(&format!("data/{file}"), |got, total| {
+        let now = web::now_ms();
+        if now - last < 50.0 {
+            return;
+        }
+        last = now;
+        let mb = |b: u64| b as f64 / 1e6;
+        let (text, fraction) = match total {
+            Some(t) if t > 0 => {
+                let f = (got as f64 / t as f64).min(1.0);
+                (format!("Loading {file}: {:.1} of {:.1} MB ({:.0}%)", mb(got), mb(t), 100.0 * f), f)
+            }
+            _ => (format!("Loading {file}: {:.1} MB", mb(got)), 0.0),
+        };
+        ui.activity.set(Activity::Loading(text));
+        ui.bar.update(|b| b.fraction = fraction);
+    })
+    .await?;
+    ui.bar.update(|b| b.fraction = 1.0);
+    ui.activity.set(Activity::Loading(format!("Unpacking {file} ({:.1} MB)…", bytes.len() as f64 / 1e6)));
+    web::yield_now().await;
+    // The browser un-gzips off the page's critical path; the core's decoder then only parses.
+    let bytes = match web::gunzip(&bytes).await {
+        Some(r) => {
+            let raw = r.map_err(|e| format!("{file}: {e}"))?;
+            drop(bytes); // before decoding: wasm memory keeps its high-water mark for the page's life
+            raw
+        }
+        None => bytes,
+    };
+    let d = Rc::new(Dataset::decode(file, &bytes).map_err(|e| format!("{file}: {e}"))?);
+    ui.bar.update(|b| b.fraction = 0.0);
+    DATASETS.with(|m| m.borrow_mut().insert(file, d.clone()));
+    Ok(d)
+}

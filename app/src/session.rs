@@ -1,0 +1,140 @@
+//! What the buttons start: one experiment, driven by the core's driver, and the benchmark. The
+//! experiment itself is the core's; this only moves its progress into the page's signals.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use leptos::prelude::*;
+use spotlight_core::Variant;
+use spotlight_core::backend::BackendName;
+use spotlight_core::bench::{self, BenchReport, ComparisonTime};
+use spotlight_core::config::{Config, DatasetName, OodSourceName};
+use spotlight_core::driver::{self, Ending};
+use spotlight_core::experiment::{Experiment, Phase};
+
+use crate::backend::Backend;
+use crate::state::{Activity, Bar, Ui};
+use crate::{datasets, web};
+
+/// Timed training steps per model and backend in the benchmark (after the warm-up).
+const BENCH_STEPS: usize = 10;
+
+/// Runs one experiment, updating the signals as it goes; returns its wall time by phase (also
+/// when cancelled) once it has started training.
+pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<ComparisonTime> {
+    let be = ui.backend.await;
+    let ds = match datasets::load(config.dataset, ui).await {
+        Ok(d) => d,
+        Err(e) => {
+            ui.activity.set(Activity::LoadFailed(format!("The dataset could not be loaded: {e}")));
+            return None;
+        }
+    };
+    let other = if config.ood_fraction > 0.0 && config.ood_source == OodSourceName::Other {
+        match datasets::load(config.dataset.other(), ui).await {
+            Ok(d) => Some(d),
+            Err(e) => {
+                ui.activity.set(Activity::LoadFailed(format!("The OOD dataset could not be loaded: {e}")));
+                return None;
+            }
+        }
+    } else {
+        None
+    };
+    let mut exp = match Experiment::new(&config, &ds, other.as_deref(), &be.device, &be.label) {
+        Ok(e) => e,
+        Err(e) => {
+            ui.activity.set(Activity::Failed(e));
+            return None;
+        }
+    };
+    ui.activity.set(Activity::Training);
+    ui.report.set(Some(exp.report()));
+    let clock = || web::now_ms() / 1000.0;
+    let mut last_draw = f64::NEG_INFINITY;
+    let (ending, times) = driver::drive(&mut exp, &clock, &|| cancel.load(Ordering::Relaxed), |exp, pace| {
+        let p = &pace.progress;
+        // The bar at most ten times a second while training; every epoch's end and every later unit.
+        if pace.elapsed_s - last_draw > 0.1 || p.epoch_finished || p.phase != Phase::Targets {
+            last_draw = pace.elapsed_s;
+            ui.bar.set(Bar {
+                fraction: pace.fraction,
+                text: p.describe(),
+                samples_per_s: pace.samples_per_s,
+                eta_s: pace.eta_s,
+                elapsed_s: pace.elapsed_s,
+            });
+        }
+        if p.epoch_finished || p.phase == Phase::Done {
+            ui.report.set(Some(exp.report()));
+        }
+    })
+    .await;
+    let finished = ending == Ending::Finished;
+    if finished {
+        ui.bar.update(|b| {
+            b.fraction = 1.0;
+            b.eta_s = 0.0;
+            b.elapsed_s = times.total_s;
+            b.text = "done".into();
+        });
+        ui.activity.set(Activity::Done);
+    } else {
+        ui.report.set(Some(exp.report()));
+        ui.activity.set(Activity::Cancelled);
+    }
+    ui.times.set(Some(times.clone()));
+    Some(ComparisonTime { backend: be.label.clone(), config: config.clone(), times, finished })
+}
+
+/// Train samples/s for each model on every backend this page has (WebGPU if it runs, then the two
+/// CPU backends), then the wall time of the comparison in the controls on the page's backend.
+pub async fn run_bench(ui: Ui) {
+    if ui.busy() {
+        return;
+    }
+    ui.activity.set(Activity::Benchmarking);
+    ui.bench.set(BenchReport::default());
+    let config = ui.config.get_untracked();
+    let be = ui.backend.await;
+    let mut backends = Vec::new();
+    if be.gpu {
+        backends.push((be.device.clone(), be.label.clone()));
+    }
+    for name in [BackendName::Flex, BackendName::Ndarray] {
+        let cpu = Backend::cpu(name, None);
+        backends.push((cpu.device, cpu.label));
+    }
+    let ds = match datasets::load(DatasetName::Mnist, ui).await {
+        Ok(d) => d,
+        Err(e) => {
+            ui.activity.set(Activity::Failed(format!("The dataset could not be loaded: {e}")));
+            ui.bench_note.set("The benchmark needs MNIST, which could not be loaded; run it again to retry.".into());
+            return;
+        }
+    };
+    ui.activity.set(Activity::Benchmarking);
+    let clock = || web::now_ms() / 1000.0;
+    for (device, label) in &backends {
+        for bn in [true, false] {
+            ui.bench_note.set(format!("Timing {} on {label}…", Variant::unregularized(bn).label()));
+            match bench::train_throughput(&ds, device, label, bn, config.batch_size, BENCH_STEPS, &clock).await {
+                Ok(t) => ui.bench.update(|b| b.throughput.push(t)),
+                Err(e) => {
+                    ui.bench_note.set(format!("{label}: {e}"));
+                    break;
+                }
+            }
+            web::yield_now().await;
+        }
+    }
+    ui.bench_note.set(format!("Timing the comparison in the controls on {}…", be.label));
+    // No await between these two: nothing else can start in between.
+    ui.activity.set(Activity::Idle);
+    let comparison = ui.run_now().await;
+    ui.bench.update(|b| b.comparison = comparison);
+    ui.bench_note.set(match ui.activity.get_untracked() {
+        Activity::Done => "Done.".into(),
+        s => format!("The comparison did not finish ({s:?}); its time is up to where it stopped."),
+    });
+}

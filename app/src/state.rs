@@ -1,0 +1,137 @@
+//! The page's state: what it is doing ([`Activity`]), the progress bar, and the signals every view
+//! reads ([`Ui`]). One table of settings (the core's `Config`) drives the controls and the URL.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use spotlight_core::Report;
+use spotlight_core::backend::BackendName;
+use spotlight_core::bench::{BenchReport, ComparisonTime, PhaseTimes};
+use spotlight_core::config::Config;
+use spotlight_core::link::Link;
+
+use crate::backend::{self, Backend};
+use crate::{session, web};
+
+/// What the page is doing: one state, read by every view.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Activity {
+    Idle,
+    /// Getting a run ready: the backend, the datasets (the text says which).
+    Loading(String),
+    Training,
+    /// The benchmark's throughput part (its comparison is then a run like any other).
+    Benchmarking,
+    Done,
+    Cancelled,
+    Failed(String),
+    /// A dataset could not be fetched or decoded: offer a retry.
+    LoadFailed(String),
+}
+
+impl Activity {
+    /// Whether something is running (a run, or the benchmark): the other buttons wait.
+    pub fn busy(&self) -> bool {
+        matches!(self, Self::Loading(_) | Self::Training | Self::Benchmarking)
+    }
+}
+
+/// The progress bar's numbers (the core driver's `Pace`, as last drawn).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Bar {
+    pub fraction: f64,
+    pub text: String,
+    pub samples_per_s: f64,
+    pub eta_s: f64,
+    pub elapsed_s: f64,
+}
+
+/// The page's shared signals.
+#[derive(Clone, Copy)]
+pub struct Ui {
+    pub config: RwSignal<Config>,
+    pub notices: RwSignal<Vec<String>>,
+    /// The backend the link asked for (fixed for the page's life, like the backend itself).
+    pub backend_pref: Option<BackendName>,
+    /// The backend, chosen once at start-up.
+    pub backend: LocalResource<Backend>,
+    pub activity: RwSignal<Activity>,
+    pub bar: RwSignal<Bar>,
+    pub report: RwSignal<Option<Report>>,
+    /// The last run's wall time by phase.
+    pub times: RwSignal<Option<PhaseTimes>>,
+    pub cancel: StoredValue<Arc<AtomicBool>>,
+    pub bench: RwSignal<BenchReport>,
+    pub bench_note: RwSignal<String>,
+}
+
+impl Ui {
+    /// The page's state for a parsed link; starts choosing the backend at once, so that the
+    /// banner is true before any run.
+    pub fn new(link: &Link) -> Self {
+        let pref = link.backend;
+        Self {
+            config: RwSignal::new(link.config.clone()),
+            notices: RwSignal::new(link.notices.iter().map(|n| n.to_string()).collect()),
+            backend_pref: pref,
+            backend: LocalResource::new(move || backend::choose(pref)),
+            activity: RwSignal::new(Activity::Idle),
+            bar: RwSignal::new(Bar::default()),
+            report: RwSignal::new(None),
+            times: RwSignal::new(None),
+            cancel: StoredValue::new(Arc::new(AtomicBool::new(false))),
+            bench: RwSignal::new(BenchReport::default()),
+            bench_note: RwSignal::new(String::new()),
+        }
+    }
+
+    /// Whether a run or the benchmark is going on.
+    pub fn busy(self) -> bool {
+        self.activity.with_untracked(Activity::busy)
+    }
+
+    pub fn notice(self, text: String) {
+        self.notices.update(|n| n.push(text));
+    }
+
+    /// Starts the experiment in the controls, unless something is running.
+    pub fn start(self) {
+        if !self.busy() {
+            spawn_local(async move {
+                self.run_now().await;
+            });
+        }
+    }
+
+    /// Runs the experiment in the controls (unless something is running) and waits for its end.
+    pub async fn run_now(self) -> Option<ComparisonTime> {
+        if self.busy() {
+            return None;
+        }
+        // Busy from here on, before the first await: a second click cannot start a second run.
+        self.activity.set(Activity::Loading("Starting…".into()));
+        let flag = Arc::new(AtomicBool::new(false));
+        self.cancel.set_value(flag.clone());
+        self.bar.set(Bar::default());
+        self.report.set(None);
+        self.times.set(None);
+        session::run(self.config.get_untracked(), self, flag).await
+    }
+
+    pub fn stop(self) {
+        self.cancel.get_value().store(true, Ordering::Relaxed);
+    }
+
+    /// Sets the config and the page's URL with it.
+    pub fn set_config(self, c: Config) {
+        web::replace_query(&self.share_query(&c));
+        self.config.set(c);
+    }
+
+    /// The share link of a config: the config and the backend the page was opened with (never `run=1`).
+    pub fn share_query(self, c: &Config) -> String {
+        Link { config: c.clone(), run: false, backend: self.backend_pref, bench: false, notices: Vec::new() }.to_query()
+    }
+}

@@ -1,0 +1,144 @@
+//! The experiment's settings: a preset menu, then one control per field of the core's field table
+//! (`config::FIELDS`: its kind picks the control, its range and help text fill it in), the run and
+//! cancel buttons, and the share link.
+
+use leptos::prelude::*;
+use spotlight_core::config::{Config, DatasetName, FIELDS, Field, Kind, OodSourceName};
+
+use crate::state::Ui;
+use crate::views::share::ShareLink;
+
+/// The paper's settings, one click away.
+fn presets() -> Vec<(&'static str, Config)> {
+    let d = Config::default();
+    vec![
+        ("MNIST, 5% flipped labels, BN vs no-BN", d.clone()),
+        ("MNIST, 5% flipped, with the γ/σ regularizer", Config { regularizer: true, reg_strength: 0.05, ..d.clone() }),
+        ("MNIST, 20% flipped (strong memorization)", Config { label_noise: 0.2, ..d.clone() }),
+        ("MNIST, clean data (no outliers)", Config { label_noise: 0.0, ..d.clone() }),
+        (
+            "MNIST, 5% OOD images (Fashion-MNIST)",
+            Config { label_noise: 0.0, ood_fraction: 0.05, ood_source: OodSourceName::Other, ..d.clone() },
+        ),
+        ("Fashion-MNIST, 5% flipped labels", Config { dataset: DatasetName::Fashion, ..d.clone() }),
+        (
+            "Tiny (a quick look)",
+            Config { train_size: 500, test_size: 500, epochs: 2, batch_size: 50, shadow_models: 2, probe_size: 32, ..d },
+        ),
+    ]
+}
+
+/// The field's value as a control shows it.
+fn shown(ui: Ui, field: &'static Field) -> String {
+    match ui.config.with(|c| c.get(field.name)) {
+        Some(serde_json::Value::String(s)) => s,
+        Some(v) => v.to_string(),
+        None => String::new(),
+    }
+}
+
+/// Applies a control's text through the field table: clamped (and said so), or refused with the
+/// reason and the old value shown again; a combination that cannot run is not applied.
+fn apply(ui: Ui, field: &'static Field, raw: &str) {
+    let name = field.name;
+    let redraw = move || ui.config.set(ui.config.get_untracked());
+    let read = match field.read(raw) {
+        Ok(read) => read,
+        Err(reason) => {
+            ui.notice(format!("{name}: {raw:?} is not valid ({reason}); kept {}", shown(ui, field)));
+            return redraw();
+        }
+    };
+    if let (Some(to), Some(r)) = (read.clamped, field.range()) {
+        ui.notice(format!("{name}: {raw} set to {to} (allowed {} to {}{})", r.min, r.max, if r.integer { ", whole numbers" } else { "" }));
+    }
+    let mut c = ui.config.get_untracked();
+    if let Err(e) = c.set(name, read.value).map_err(|e| format!("{name}: {e}")).and_then(|()| c.validate().map_err(|e| e.to_string())) {
+        ui.notice(format!("{e}; not applied"));
+        return redraw();
+    }
+    ui.set_config(c);
+}
+
+/// One field's control, by its kind: a checkbox, a menu, a slider (fractions) or a number box.
+#[component]
+fn Control(ui: Ui, field: &'static Field) -> impl IntoView {
+    let name = field.name;
+    let value = move || shown(ui, field);
+    let on_change = move |ev: leptos::ev::Event| apply(ui, field, &event_target_value(&ev));
+    match field.kind {
+        Kind::Bool => view! {
+            <label class="field toggle" title=field.help>
+                <input type="checkbox" name=name prop:checked=move || value() == "true"
+                    on:change=move |ev| apply(ui, field, if event_target_checked(&ev) { "true" } else { "false" }) />
+                <span>{field.label}</span>
+            </label>
+        }
+        .into_any(),
+        Kind::Choice(options) => view! {
+            <label class="field" title=field.help>
+                <span>{field.label}</span>
+                <select name=name prop:value=value on:change=on_change>
+                    {options.iter().map(|&(v, t)| view! { <option value=v>{t}</option> }).collect_view()}
+                </select>
+            </label>
+        }
+        .into_any(),
+        Kind::Number(r) if r.percent => view! {
+            <label class="field slider" title=field.help>
+                <span>{field.label}" "<b>{move || format!("{:.0}%", 100.0 * value().parse::<f64>().unwrap_or(0.0))}</b></span>
+                <input type="range" name=name min=r.min.to_string() max=r.max.to_string() step=r.step.to_string()
+                    prop:value=value on:change=on_change />
+            </label>
+        }
+        .into_any(),
+        Kind::Number(r) => view! {
+            <label class="field" title=field.help>
+                <span>{field.label}</span>
+                <input type="number" name=name min=r.min.to_string() max=r.max.to_string() step=r.step.to_string()
+                    prop:value=value on:change=on_change />
+            </label>
+        }
+        .into_any(),
+        Kind::Seed => view! {
+            <label class="field" title=field.help>
+                <span>{field.label}</span>
+                <input type="number" name=name min="0" step="1" prop:value=value on:change=on_change />
+            </label>
+        }
+        .into_any(),
+    }
+}
+
+#[component]
+pub fn Controls(ui: Ui) -> impl IntoView {
+    let running = move || ui.activity.with(|a| matches!(a, crate::state::Activity::Loading(_) | crate::state::Activity::Training));
+    let presets = presets();
+    let preset_names: Vec<&'static str> = presets.iter().map(|p| p.0).collect();
+    let preset_configs = StoredValue::new(presets.into_iter().map(|p| p.1).collect::<Vec<_>>());
+    view! {
+        <section class="controls" aria-label="experiment settings">
+            <label class="field wide">
+                <span>"Preset"</span>
+                <select name="preset" on:change=move |ev| {
+                    if let Ok(i) = event_target_value(&ev).parse::<usize>()
+                        && let Some(c) = preset_configs.with_value(|p| p.get(i).cloned())
+                    {
+                        ui.set_config(c)
+                    }
+                }>
+                    <option value="">"— the paper's settings —"</option>
+                    {preset_names.into_iter().enumerate().map(|(i, n)| view! { <option value=i.to_string()>{n}</option> }).collect_view()}
+                </select>
+            </label>
+            {FIELDS.iter().map(|field| view! { <Control ui field /> }).collect_view()}
+            <div class="buttons">
+                <button id="run" on:click=move |_| ui.start() disabled=move || ui.activity.with(|a| a.busy())>
+                    {move || if ui.report.with(|r| r.is_some()) { "Rerun" } else { "Run" }}
+                </button>
+                <button id="cancel" on:click=move |_| ui.stop() disabled=move || !running()>"Cancel"</button>
+            </div>
+            <ShareLink ui />
+        </section>
+    }
+}

@@ -1,0 +1,65 @@
+//! The progress bar and its line (the core driver's pace: share done, samples/s, ETA, phase
+//! times), the retry button after a failed download, and the report's exports.
+
+use leptos::prelude::*;
+
+use crate::state::{Activity, Ui};
+use crate::web;
+
+#[component]
+pub fn ProgressView(ui: Ui) -> impl IntoView {
+    let text = move || {
+        let b = ui.bar.get();
+        match ui.activity.get() {
+            Activity::Idle => "Ready. Press Run.".to_string(),
+            Activity::Loading(s) => s,
+            Activity::Training => {
+                format!("{:.0}% — {} — {:.0} samples/s — ETA {:.0} s", 100.0 * b.fraction, b.text, b.samples_per_s, b.eta_s)
+            }
+            Activity::Benchmarking => "Benchmarking (see the benchmark below)…".to_string(),
+            Activity::Done => format!(
+                "100% — done in {:.1} s ({:.0} samples/s){}",
+                b.elapsed_s,
+                b.samples_per_s,
+                ui.times
+                    .get()
+                    .map(|t| format!("; training {:.1} s, shadow models {:.1} s, attack {:.1} s", t.targets_s, t.shadows_s, t.attack_s))
+                    .unwrap_or_default()
+            ),
+            Activity::Cancelled => {
+                format!("Cancelled at {:.0}% after {:.1} s; what was measured is kept below.", 100.0 * b.fraction, b.elapsed_s)
+            }
+            Activity::Failed(e) | Activity::LoadFailed(e) => format!("Error: {e}"),
+        }
+    };
+    view! {
+        <section class="progress" aria-label="progress">
+            <div class="bar"><div id="progress-fill" style:width=move || format!("{:.1}%", 100.0 * ui.bar.get().fraction)></div></div>
+            <div id="progress-text">{text}</div>
+            <Show when=move || matches!(ui.activity.get(), Activity::LoadFailed(_))>
+                <button id="retry" on:click=move |_| ui.start()>"Retry"</button>
+            </Show>
+        </section>
+    }
+}
+
+/// The report as JSON and the curves as CSV, once there is a report.
+#[component]
+pub fn Exports(ui: Ui) -> impl IntoView {
+    let export_json = move |_| {
+        if let Some(r) = ui.report.get_untracked() {
+            let _ = web::download("spotlight-report.json", "application/json", &r.to_json());
+        }
+    };
+    let export_csv = move |_| {
+        if let Some(r) = ui.report.get_untracked() {
+            let _ = web::download("spotlight-curves.csv", "text/csv", &r.to_csv());
+        }
+    };
+    view! {
+        <div class="exports">
+            <button id="export-json" on:click=export_json disabled=move || ui.report.with(|r| r.is_none())>"Export report (JSON)"</button>
+            <button id="export-csv" on:click=export_csv disabled=move || ui.report.with(|r| r.is_none())>"Export curves (CSV)"</button>
+        </div>
+    }
+}
