@@ -1,17 +1,22 @@
-//! LeNet-5 with and without BatchNorm, the γ/σ read-out, and the γ/σ regularizer.
+//! LeNet-5 with and without BatchNorm, built from a [`LeNetConfig`] whose input shape and class
+//! count come from the data; the γ/σ read-out, and the γ/σ regularizers.
 //!
-//! The network (the common modern LeNet-5 variant, ReLU and max-pooling):
+//! The network (the common modern LeNet-5 variant, ReLU and max-pooling), for C×H×W images and
+//! K classes (MNIST and Fashion-MNIST: 1×28×28, K = 10, so that h = w = 5 and fc1 takes 400):
 //!
 //! ```text
-//! 1×28×28 → conv 5×5, 6, pad 2 → [BN] → ReLU → max-pool 2 → 6×14×14
-//!         → conv 5×5, 16       → [BN] → ReLU → max-pool 2 → 16×5×5 = 400
-//!         → FC 400→120 → [BN] → ReLU → FC 120→84 → [BN] → ReLU → FC 84→10
+//! C×H×W → conv1: conv 5×5, 6, pad 2 → [BN] → ReLU → max-pool 2 → 6×⌊H/2⌋×⌊W/2⌋
+//!       → conv2: conv 5×5, 16       → [BN] → ReLU → max-pool 2 → 16×h×w, h = ⌊(⌊H/2⌋ − 4)/2⌋ (w alike)
+//!       → fc1: FC 16·h·w→120 → [BN] → ReLU → fc2: FC 120→84 → [BN] → ReLU → fc3: FC 84→K
 //! ```
 //!
-//! `[BN]` is present only in the BN variant: one BatchNorm after each conv and hidden FC layer,
-//! four in all. Weights are drawn from Spotlight's own seeded [`Rng`] (PyTorch's default scheme:
-//! U(−1/√fan_in, 1/√fan_in) for weights and biases), so that a seed gives the same initial
-//! network on every backend and platform.
+//! `conv1` and `conv2` are `ConvBlock`s, `fc1` and `fc2` `DenseBlock`s: a layer and, only in
+//! the BN variant, the BatchNorm after it, four in all (named by [`BN_LAYERS`]); `fc3` is a plain
+//! linear layer. Weights are drawn from Spotlight's own seeded [`Rng`] (PyTorch's default scheme:
+//! U(−1/√fan_in, 1/√fan_in) for weights and biases) in a fixed order — conv1, conv2, fc1, fc2,
+//! fc3, each its weight then its bias; BN layers draw nothing — so that a seed gives the same
+//! initial network on every backend and platform, and the same conv and FC weights with and
+//! without BN.
 //!
 //! **γ/σ.** For a BN layer with scale γ_c and batch standard deviation σ_c = √(Var_batch + ε) of
 //! channel c, the paper shows that one (S)GD step's margin growth on an outlier is multiplied by
@@ -23,8 +28,8 @@
 //! `config.rs`):
 //! * `gamma`: λ · Σ_layers mean_c γ_c² / (Var_batch,c + ε) with the batch variance *detached*, so
 //!   the gradient reaches γ alone. Kept for comparison: measured, it is inert — Adam bounds each
-//!   γ's step at about the learning rate whatever λ is, and the BN after conv1, conv2 and fc1 undoes
-//!   any scale the penalty puts on γ.
+//!   γ's step at about the learning rate whatever λ is, and the BN of the layer after conv1,
+//!   conv2 and fc1 undoes any scale the penalty puts on their γ.
 //! * `sigma`: the paper's literal λ · Σ_layers mean_c (γ_c/σ_c)², with the gradient flowing
 //!   through σ_c too (the variance is recomputed from the pre-BN activations, tracked).
 //! * `hinge`: λ · Σ_layers mean_c max(0, |γ_c|/σ_c − 1)², tracked like `sigma`: only channels
@@ -32,6 +37,7 @@
 //! * `project`: no penalty; after each optimizer step every |γ_c| is clipped to τ·σ_c (σ_c the
 //!   step's batch std), a hard bound γ/σ ≤ τ.
 
+use burn::config::Config;
 use burn::module::{Module, Param};
 use burn::nn::conv::{Conv2d, Conv2dConfig};
 use burn::nn::pool::{MaxPool2d, MaxPool2dConfig};
@@ -44,8 +50,23 @@ use crate::data::Rng;
 /// BN ε (PyTorch's and burn's default).
 pub const BN_EPSILON: f64 = 1e-5;
 
-/// Names of the BN layers, in order.
+/// Names of the BN layers, in order: the blocks they sit in.
 pub const BN_LAYERS: [&str; 4] = ["conv1", "conv2", "fc1", "fc2"];
+
+/// The side of the convolutions' square kernels.
+const KERNEL: usize = 5;
+/// conv1's zero padding on each side (keeps H×W).
+const CONV1_PADDING: usize = 2;
+/// conv1's output channels.
+const CONV1_OUT: usize = 6;
+/// conv2's output channels.
+const CONV2_OUT: usize = 16;
+/// fc1's output features.
+const FC1_OUT: usize = 120;
+/// fc2's output features.
+const FC2_OUT: usize = 84;
+/// The side of the square max-pooling window (and its stride).
+const POOL: usize = 2;
 
 /// How BatchNorm normalizes in a forward pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,24 +82,117 @@ pub enum Mode {
 
 pub use crate::config::RegKind;
 
-/// LeNet-5, optionally with BatchNorm.
+/// A LeNet-5's shape: its input images and classes, taken from the data (the trainer reads them
+/// off the image tensor it trains on and the dataset's class count), and whether it has
+/// BatchNorm.
+#[derive(Config, Debug)]
+pub struct LeNetConfig {
+    /// Channels of the input images (1 for MNIST and Fashion-MNIST).
+    pub channels: usize,
+    /// Height of the input images, in pixels (at least 12).
+    pub height: usize,
+    /// Width of the input images, in pixels (at least 12).
+    pub width: usize,
+    /// Number of classes: the logits per image.
+    pub classes: usize,
+    /// A BatchNorm after conv1, conv2, fc1 and fc2.
+    #[config(default = true)]
+    pub batch_norm: bool,
+}
+
+impl LeNetConfig {
+    /// The features fc1 takes: 16·h·w, conv2's pooled output flattened (400 for 28×28 images), or
+    /// `None` when the images are too small for the two 5×5 convolutions and 2×2 poolings
+    /// (under 12 pixels on a side).
+    pub fn flat_features(&self) -> Option<usize> {
+        // conv1 keeps the side (pad 2), the pool halves it, conv2 takes 4 off, the pool halves it.
+        let side = |n: usize| (n / POOL).checked_sub(KERNEL - 1).map(|n| n / POOL).filter(|&n| n > 0);
+        Some(CONV2_OUT * side(self.height)? * side(self.width)?)
+    }
+
+    /// A freshly initialized LeNet-5 of this shape. The same `seed` gives the same weights on
+    /// every device, and the same conv and FC weights with and without BN (see the module docs
+    /// for the order they are drawn in).
+    ///
+    /// # Panics
+    ///
+    /// If `channels` or `classes` is 0, or the images are under 12 pixels on a side.
+    pub fn init(&self, seed: u64, device: &Device) -> LeNet {
+        assert!(
+            self.channels > 0 && self.classes > 0,
+            "LeNet needs at least one channel and one class, not {} and {}",
+            self.channels,
+            self.classes
+        );
+        let flat = self
+            .flat_features()
+            .unwrap_or_else(|| panic!("LeNet needs images of at least 12×12 pixels, not {}×{}", self.height, self.width));
+        let bn = self.batch_norm;
+        let mut rng = Rng::derive(seed, "init");
+        // The fields in drawing order: conv1, conv2, fc1, fc2, fc3.
+        LeNet {
+            conv1: ConvBlock::new(&mut rng, [self.channels, CONV1_OUT], CONV1_PADDING, bn, device),
+            conv2: ConvBlock::new(&mut rng, [CONV1_OUT, CONV2_OUT], 0, bn, device),
+            fc1: DenseBlock::new(&mut rng, [flat, FC1_OUT], bn, device),
+            fc2: DenseBlock::new(&mut rng, [FC1_OUT, FC2_OUT], bn, device),
+            fc3: linear(&mut rng, FC2_OUT, self.classes, device),
+            pool: MaxPool2dConfig::new([POOL, POOL]).init(),
+        }
+    }
+}
+
+/// A 5×5 convolution, the BatchNorm after it in the BN variant, and the ReLU.
+#[derive(Module, Debug)]
+struct ConvBlock {
+    conv: Conv2d,
+    bn: Option<BatchNorm>,
+}
+
+impl ConvBlock {
+    /// `channels` in and out; the convolution's weights and bias are drawn from `rng`.
+    fn new(rng: &mut Rng, channels: [usize; 2], padding: usize, batch_norm: bool, device: &Device) -> Self {
+        let [cin, cout] = channels;
+        Self { conv: conv(rng, cin, cout, padding, device), bn: bn(batch_norm, cout, device) }
+    }
+
+    fn forward(&self, x: Tensor<4>, mode: Mode, stats: &mut BnStats<'_>) -> Tensor<4> {
+        relu(norm(&self.bn, self.conv.forward(x), mode, stats))
+    }
+}
+
+/// A linear layer, the BatchNorm after it in the BN variant, and the ReLU.
+#[derive(Module, Debug)]
+struct DenseBlock {
+    linear: Linear,
+    bn: Option<BatchNorm>,
+}
+
+impl DenseBlock {
+    /// Features in and out; the layer's weights and bias are drawn from `rng`.
+    fn new(rng: &mut Rng, features: [usize; 2], batch_norm: bool, device: &Device) -> Self {
+        let [din, dout] = features;
+        Self { linear: linear(rng, din, dout, device), bn: bn(batch_norm, dout, device) }
+    }
+
+    fn forward(&self, x: Tensor<2>, mode: Mode, stats: &mut BnStats<'_>) -> Tensor<2> {
+        relu(norm(&self.bn, self.linear.forward(x), mode, stats))
+    }
+}
+
+/// LeNet-5, optionally with BatchNorm; built by [`LeNetConfig::init`].
 #[derive(Module, Debug)]
 pub struct LeNet {
-    conv1: Conv2d,
-    bn1: Option<BatchNorm>,
-    conv2: Conv2d,
-    bn2: Option<BatchNorm>,
-    fc1: Linear,
-    bn3: Option<BatchNorm>,
-    fc2: Linear,
-    bn4: Option<BatchNorm>,
+    conv1: ConvBlock,
+    conv2: ConvBlock,
+    fc1: DenseBlock,
+    fc2: DenseBlock,
     fc3: Linear,
     pool: MaxPool2d,
 }
 
 /// A forward pass's output.
 pub struct Forward {
-    /// `[batch, 10]`.
+    /// `[batch, classes]`.
     pub logits: Tensor<2>,
     /// Per BN layer (train and probe modes): the batch variance, `[channels]`, detached.
     pub batch_var: Vec<Tensor<1>>,
@@ -91,14 +205,17 @@ fn uniform(rng: &mut Rng, n: usize, bound: f64) -> Vec<f32> {
     (0..n).map(|_| rng.uniform(-bound, bound) as f32).collect()
 }
 
+/// A 5×5 convolution, its weight then its bias drawn from `rng`.
 fn conv(rng: &mut Rng, cin: usize, cout: usize, pad: usize, device: &Device) -> Conv2d {
-    let mut c = Conv2dConfig::new([cin, cout], [5, 5]).with_padding(PaddingConfig2d::Explicit(pad, pad, pad, pad)).init(device);
-    let bound = 1.0 / ((cin * 25) as f64).sqrt();
-    c.weight = Param::from_data(TensorData::new(uniform(rng, cout * cin * 25, bound), [cout, cin, 5, 5]), device);
+    let mut c = Conv2dConfig::new([cin, cout], [KERNEL, KERNEL]).with_padding(PaddingConfig2d::Explicit(pad, pad, pad, pad)).init(device);
+    let fan_in = cin * KERNEL * KERNEL;
+    let bound = 1.0 / (fan_in as f64).sqrt();
+    c.weight = Param::from_data(TensorData::new(uniform(rng, cout * fan_in, bound), [cout, cin, KERNEL, KERNEL]), device);
     c.bias = Some(Param::from_data(TensorData::new(uniform(rng, cout, bound), [cout]), device));
     c
 }
 
+/// A linear layer, its weight then its bias drawn from `rng`.
 fn linear(rng: &mut Rng, din: usize, dout: usize, device: &Device) -> Linear {
     let mut l = LinearConfig::new(din, dout).init(device);
     let bound = 1.0 / (din as f64).sqrt();
@@ -156,34 +273,23 @@ fn bn_forward<const D: usize>(bn: &BatchNorm, x: Tensor<D>, mode: Mode, stats: &
 }
 
 impl LeNet {
-    /// A freshly initialized LeNet-5; the same `seed` gives the same weights on every device.
-    pub fn new(batch_norm: bool, seed: u64, device: &Device) -> Self {
-        let mut rng = Rng::derive(seed, "init");
-        Self {
-            conv1: conv(&mut rng, 1, 6, 2, device),
-            bn1: bn(batch_norm, 6, device),
-            conv2: conv(&mut rng, 6, 16, 0, device),
-            bn2: bn(batch_norm, 16, device),
-            fc1: linear(&mut rng, 400, 120, device),
-            bn3: bn(batch_norm, 120, device),
-            fc2: linear(&mut rng, 120, 84, device),
-            bn4: bn(batch_norm, 84, device),
-            fc3: linear(&mut rng, 84, 10, device),
-            pool: MaxPool2dConfig::new([2, 2]).init(),
-        }
-    }
-
     /// Whether the model has BatchNorm layers.
     pub fn has_bn(&self) -> bool {
-        self.bn1.is_some()
+        self.conv1.bn.is_some()
+    }
+
+    /// The BN slots of the four blocks, in the order of [`BN_LAYERS`].
+    fn bn_slots(&self) -> [&Option<BatchNorm>; BN_LAYERS.len()] {
+        [&self.conv1.bn, &self.conv2.bn, &self.fc1.bn, &self.fc2.bn]
     }
 
     /// The BN layers, in order (empty without BN).
     pub fn bn_layers(&self) -> Vec<&BatchNorm> {
-        [&self.bn1, &self.bn2, &self.bn3, &self.bn4].into_iter().flatten().collect()
+        self.bn_slots().into_iter().flatten().collect()
     }
 
-    /// Forward pass on `[batch, 1, 28, 28]` images.
+    /// Forward pass on `[batch, channels, height, width]` images, the shape of its
+    /// [`LeNetConfig`].
     pub fn forward(&self, x: Tensor<4>, mode: Mode) -> Forward {
         self.forward_with(x, mode, false)
     }
@@ -198,11 +304,11 @@ impl LeNet {
         let mut vars = Vec::new();
         let mut tracked = Vec::new();
         let mut stats = BnStats { vars: &mut vars, tracked: track.then_some(&mut tracked) };
-        let x = self.pool.forward(relu(norm(&self.bn1, self.conv1.forward(x), mode, &mut stats)));
-        let x = self.pool.forward(relu(norm(&self.bn2, self.conv2.forward(x), mode, &mut stats)));
+        let x = self.pool.forward(self.conv1.forward(x, mode, &mut stats));
+        let x = self.pool.forward(self.conv2.forward(x, mode, &mut stats));
         let x: Tensor<2> = x.flatten(1, 3);
-        let x = relu(norm(&self.bn3, self.fc1.forward(x), mode, &mut stats));
-        let x = relu(norm(&self.bn4, self.fc2.forward(x), mode, &mut stats));
+        let x = self.fc1.forward(x, mode, &mut stats);
+        let x = self.fc2.forward(x, mode, &mut stats);
         Forward { logits: self.fc3.forward(x), batch_var: vars, tracked_var: tracked }
     }
 
@@ -246,10 +352,10 @@ impl LeNet {
             });
             Some(bn)
         };
-        self.bn1 = project(self.bn1.take(), vars.first());
-        self.bn2 = project(self.bn2.take(), vars.get(1));
-        self.bn3 = project(self.bn3.take(), vars.get(2));
-        self.bn4 = project(self.bn4.take(), vars.get(3));
+        let slots = [&mut self.conv1.bn, &mut self.conv2.bn, &mut self.fc1.bn, &mut self.fc2.bn];
+        for (l, slot) in slots.into_iter().enumerate() {
+            *slot = project(slot.take(), vars.get(l));
+        }
         self
     }
 
@@ -299,4 +405,74 @@ pub fn per_sample_loss(logits: Tensor<2>, targets: Tensor<1, Int>) -> Tensor<1> 
     let logp = burn::tensor::activation::log_softmax(logits, 1);
     let picked: Tensor<2> = logp.gather(1, targets.unsqueeze_dim(1));
     picked.squeeze_dim::<1>(1).neg()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::BackendName;
+
+    /// A CPU device of whichever CPU backend this build has.
+    fn device() -> Device {
+        [BackendName::Flex, BackendName::Ndarray].into_iter().find_map(|b| b.cpu_device().ok()).expect("a CPU backend")
+    }
+
+    fn params(model: &LeNet) -> Vec<f32> {
+        struct Collect(Vec<f32>);
+        impl burn::module::ModuleVisitor for Collect {
+            fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
+                self.0.extend(param.val().into_data().convert::<f32>().try_into_vec::<f32>().unwrap());
+            }
+        }
+        let mut c = Collect(Vec::new());
+        model.visit(&mut c);
+        c.0
+    }
+
+    #[test]
+    fn fc1_takes_what_conv2_leaves() {
+        assert_eq!(LeNetConfig::new(1, 28, 28, 10).flat_features(), Some(400));
+        assert_eq!(LeNetConfig::new(3, 32, 24, 10).flat_features(), Some(16 * 6 * 4));
+        assert_eq!(LeNetConfig::new(1, 12, 13, 2).flat_features(), Some(16));
+        assert_eq!(LeNetConfig::new(1, 11, 28, 2).flat_features(), None);
+        assert_eq!(LeNetConfig::new(1, 28, 7, 2).flat_features(), None);
+    }
+
+    #[test]
+    fn the_shape_comes_from_the_config() {
+        let device = device();
+        for bn in [true, false] {
+            let model = LeNetConfig::new(3, 32, 24, 7).with_batch_norm(bn).init(1, &device);
+            assert_eq!(model.has_bn(), bn);
+            assert_eq!(model.bn_layers().len(), if bn { BN_LAYERS.len() } else { 0 });
+            let out = model.forward(Tensor::zeros([4, 3, 32, 24], &device), Mode::Train);
+            assert_eq!(out.logits.dims(), [4, 7]);
+            assert_eq!(out.batch_var.len(), model.bn_layers().len());
+            let widths: Vec<usize> = out.batch_var.iter().map(|v| v.dims()[0]).collect();
+            assert_eq!(widths, if bn { vec![6, 16, 120, 84] } else { vec![] });
+        }
+    }
+
+    #[test]
+    fn a_seed_draws_the_same_weights_with_and_without_bn() {
+        let device = device();
+        let config = LeNetConfig::new(1, 28, 28, 10);
+        let a = params(&config.init(5, &device));
+        assert_eq!(a, params(&config.init(5, &device)));
+        assert_ne!(a, params(&config.init(6, &device)));
+        // BN layers draw nothing: the plain model's tensors are the BN model's without each BN
+        // layer's γ, β, running mean and running variance.
+        let plain = params(&config.clone().with_batch_norm(false).init(5, &device));
+        let bn_params = [6, 16, 120, 84].map(|c| 4 * c);
+        let layer_sizes = [6 * 25 + 6, 16 * 6 * 25 + 16, 400 * 120 + 120, 120 * 84 + 84];
+        let mut at = 0;
+        let mut without_bn = Vec::new();
+        for (layer, bn) in layer_sizes.into_iter().zip(bn_params) {
+            without_bn.extend_from_slice(&a[at..at + layer]);
+            at += layer + bn;
+        }
+        without_bn.extend_from_slice(&a[at..]);
+        assert_eq!(without_bn, plain);
+        assert_eq!(plain.len(), layer_sizes.iter().sum::<usize>() + 84 * 10 + 10);
+    }
 }

@@ -40,7 +40,7 @@ use crate::config::{Config, OptimizerName, RegKind, Variant};
 use crate::data::Rng;
 use crate::data::transforms::SampleKind;
 use crate::experiment_data::{DeviceData, ExperimentData, index_tensor};
-use crate::model::{BN_LAYERS, LeNet, Mode, cross_entropy, per_sample_loss};
+use crate::model::{BN_LAYERS, LeNet, LeNetConfig, Mode, cross_entropy, per_sample_loss};
 use crate::report::{EpochRecord, GradNorms, LayerGammaSigma};
 
 /// The loss is read back and checked for NaN/inf every this many steps (and at each epoch's end).
@@ -134,7 +134,10 @@ impl Trainer {
         seed: u64,
     ) -> Self {
         let device = device_data.device.clone().autodiff();
-        let model = LeNet::new(variant.batch_norm(), seed, &device);
+        // The model's shape from the data it trains on: the images as uploaded, the dataset's classes.
+        let [_, channels, height, width] = device_data.images.dims();
+        let model =
+            LeNetConfig::new(channels, height, width, usize::from(data.classes)).with_batch_norm(variant.batch_norm()).init(seed, &device);
         let optim = match config.optimizer {
             OptimizerName::Adam => AdamConfig::new().init(),
             OptimizerName::Sgd => SgdConfig::new().with_momentum(Some(MomentumConfig::new().with_momentum(0.9))).init(),
