@@ -1,7 +1,9 @@
 //! The one loop that drives an [`Experiment`] to its end, for every front end: one unit of work,
 //! then a pause for the host (the browser draws; natively a no-op), then the progress as data — the
 //! app's progress bar and the CLI's render the same [`Pace`]. Cancellation is asked for between
-//! units; the wall time is kept by phase.
+//! units and inside them; the wall time is kept by phase.
+
+use std::task::Poll;
 
 use burn::tensor::Device;
 
@@ -33,7 +35,9 @@ pub enum Ending {
     Cancelled,
 }
 
-/// Drives `exp` until it finishes or `cancelled()` says so (asked before every unit). After each
+/// Drives `exp` until it finishes or `cancelled()` says so (asked before every unit and whenever a
+/// unit pauses; a cancelled experiment may stop inside a unit, so read its report, do not advance it
+/// again: what a unit records, it records at its end, so the report holds whole epochs). After each
 /// unit it pauses for the host ([`crate::yielder::pause`]) and calls `on_unit` with the experiment
 /// and its [`Pace`]. `clock` reads seconds. Returns how it ended and the wall time by phase.
 pub async fn drive(
@@ -47,10 +51,15 @@ pub async fn drive(
     let total = exp.steps_total().max(1);
     let batch = exp.config().batch_size as f64;
     while !exp.finished() {
-        if cancelled() {
+        // Cancellation is asked before every unit and at every pause inside one (a unit that
+        // measures an epoch is many batches long): a cancelled unit is dropped where it stands.
+        let progress = {
+            let mut unit = std::pin::pin!(exp.advance());
+            std::future::poll_fn(|cx| if cancelled() { Poll::Ready(None) } else { unit.as_mut().poll(cx).map(Some) }).await
+        };
+        let Some(progress) = progress else {
             return (Ending::Cancelled, timer.times(clock()));
-        }
-        let progress = exp.advance().await;
+        };
         let now = clock();
         timer.observe(exp.phase(), now);
         let elapsed_s = now - started;
