@@ -9,13 +9,35 @@ use spotlight_core::backend::{BackendName, native_device};
 use spotlight_core::bench::{self, WARMUP};
 use spotlight_core::config::DatasetName;
 
-use crate::{Args, Fail, load_dataset, usage};
+use crate::{Fail, load_dataset, parse_backend};
 
-fn list<T>(v: Option<String>, default: Vec<T>, parse: impl Fn(&str) -> Result<T, String>) -> Result<Vec<T>, Fail> {
-    match v {
-        None => Ok(default),
-        Some(s) => s.split(',').map(|x| parse(x.trim()).map_err(usage)).collect(),
-    }
+/// `spotlight bench`'s arguments.
+#[derive(clap::Args)]
+pub struct BenchArgs {
+    /// The backends to measure, comma-separated: ndarray, flex (or cpu), wgpu (or webgpu)
+    /// [default: ndarray,flex, and wgpu with the `wgpu` feature].
+    #[arg(long, value_name = "BACKENDS", value_delimiter = ',', value_parser = parse_backend)]
+    pub(crate) backends: Vec<BackendName>,
+    /// The batch sizes, comma-separated, each from 2 to 2048.
+    #[arg(long, value_name = "SIZES", value_delimiter = ',', value_parser = parse_batch, default_value = "64,128,256")]
+    pub(crate) batches: Vec<usize>,
+    /// Timed training steps per measurement, 1 to 10000.
+    #[arg(long, value_name = "N", value_parser = parse_steps, default_value_t = 20)]
+    pub(crate) steps: usize,
+    /// Skips PyTorch (`python3 bench/torch_lenet.py`).
+    #[arg(long)]
+    pub(crate) no_torch: bool,
+    /// Where the dataset assets (*.spds.gz) are.
+    #[arg(long, value_name = "DIR", default_value = "public/data")]
+    pub(crate) data_dir: PathBuf,
+}
+
+fn parse_batch(s: &str) -> Result<usize, String> {
+    s.trim().parse::<usize>().ok().filter(|&b| (2..=2048).contains(&b)).ok_or("not a batch size from 2 to 2048".into())
+}
+
+fn parse_steps(s: &str) -> Result<usize, String> {
+    s.trim().parse::<usize>().ok().filter(|&n| (1..=10_000).contains(&n)).ok_or("allowed: 1 to 10000".into())
 }
 
 /// Peak resident memory of this process (Linux `VmHWM`), in MiB.
@@ -66,27 +88,17 @@ fn torch(batches: &[usize], steps: usize) -> Result<Vec<(bool, usize, f64)>, Str
     Ok(rows)
 }
 
-pub fn cmd_bench(mut args: Args) -> Result<(), Fail> {
-    let default_backends: Vec<BackendName> = [BackendName::Ndarray, BackendName::Flex, BackendName::Wgpu]
-        .into_iter()
-        .filter(|b| *b != BackendName::Wgpu || cfg!(feature = "wgpu"))
-        .collect();
-    let backends = list(args.value("--backends")?, default_backends, |s| {
-        BackendName::parse(s).map_err(|e| format!("--backends: {s:?} is not a backend; {e}"))
-    })?;
-    let batches = list(args.value("--batches")?, vec![64, 128, 256], |s| {
-        s.parse::<usize>().ok().filter(|&b| (2..=2048).contains(&b)).ok_or(format!("--batches: {s:?} is not a batch size from 2 to 2048"))
-    })?;
-    let steps = match args.value("--steps")? {
-        Some(s) => s.parse::<usize>().ok().filter(|&n| (1..=10_000).contains(&n)).ok_or_else(|| usage(format!("--steps: {s:?}")))?,
-        None => 20,
-    };
-    for &b in &batches {
-        bench::check_throughput(b, steps).map_err(|e| usage(format!("--batches {b} with --steps {steps}: {e}")))?;
+pub fn cmd_bench(args: BenchArgs) -> Result<(), Fail> {
+    let BenchArgs { mut backends, batches, steps, no_torch, data_dir: dir } = args;
+    if backends.is_empty() {
+        backends = [BackendName::Ndarray, BackendName::Flex, BackendName::Wgpu]
+            .into_iter()
+            .filter(|b| *b != BackendName::Wgpu || cfg!(feature = "wgpu"))
+            .collect();
     }
-    let no_torch = args.flag("--no-torch");
-    let dir = args.value("--data-dir")?.map(PathBuf::from).unwrap_or_else(|| PathBuf::from("public/data"));
-    args.done()?;
+    for &b in &batches {
+        bench::check_throughput(b, steps).map_err(|e| Fail(2, format!("--batches {b} with --steps {steps}: {e}")))?;
+    }
     let ds = load_dataset(&dir, DatasetName::Mnist)?;
     let theirs = if no_torch { Err("skipped (--no-torch)".to_string()) } else { torch(&batches, steps) };
     if let Err(e) = &theirs {

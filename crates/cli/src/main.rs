@@ -1,10 +1,12 @@
 //! `spotlight`: Spotlight's experiments, headless. Argument parsing and files only; every
 //! experiment step is spotlight-core's.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use spotlight_core::backend::{BackendName, native_device};
 use spotlight_core::config::DatasetName;
@@ -15,76 +17,151 @@ use spotlight_core::{driver, experiment};
 
 mod bench;
 
-const USAGE: &str = "\
-usage:
-  spotlight run (--config FILE.json | --link 'QUERY') [--backend ndarray|flex|wgpu] [--out FILE] [--data-dir DIR] [--quiet]
-  spotlight paper [--quick | --size quick|mid|full] [--seeds N] [--seed FIRST] [--backend B] [--out-dir DIR]
-                  [--shard I/N | --jobs J | --merge DIR] [--data-dir DIR] [--quiet]
-  spotlight bench [--backends ndarray,flex,wgpu] [--batches 64,128,256] [--steps N] [--no-torch] [--data-dir DIR]
+const AFTER_HELP: &str = "\
+Backends: ndarray, flex (also spelled cpu), wgpu (also webgpu; needs the `wgpu` feature), as in links.
+Reports are JSON (spotlight-core's Report). Exit code 2: bad arguments, config or link.";
 
-  --link takes the query string of an app share link (with or without the leading '?').
-  Backends: ndarray, flex (also spelled cpu), wgpu (also webgpu; needs the `wgpu` feature), as in links.
-  paper: every model (target or shadow) is a job, written to OUT/jobs/KEY.json when it finishes and
-  never run again; --shard I/N runs the jobs whose index is I mod N (0-based), --jobs J runs J
-  shards as child processes and merges, --merge DIR only builds the table from DIR's jobs.
-  Reports are JSON (spotlight-core's Report). Exit code 2: bad arguments, config or link.";
+const PAPER_NOTES: &str = "\
+Every model (target or shadow) is a job, written to OUT/jobs/KEY.json when it finishes and never run
+again; --shard I/N runs the jobs whose index is I mod N (0-based), --jobs J runs J shards as child
+processes and merges, --merge DIR only builds the table from DIR's jobs.";
+
+/// Spotlight's experiments, headless.
+#[derive(Parser)]
+#[command(name = "spotlight", after_help = AFTER_HELP, arg_required_else_help = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Runs one experiment from a config file or an app share link and writes its report.
+    Run(RunArgs),
+    /// The paper's claims: a grid of experiments, as jobs that can be sharded, resumed and merged.
+    #[command(after_help = PAPER_NOTES)]
+    Paper(PaperArgs),
+    /// Train-step throughput per backend and batch size, beside PyTorch on CPU.
+    Bench(bench::BenchArgs),
+    /// Prints a shell completion script to stdout.
+    Completions {
+        /// The shell to complete for.
+        shell: clap_complete::Shell,
+    },
+}
+
+#[derive(Args)]
+struct RunArgs {
+    #[command(flatten)]
+    source: Source,
+    /// The backend to run on: ndarray, flex (or cpu), wgpu (or webgpu).
+    #[arg(long, value_name = "BACKEND", default_value = "ndarray", value_parser = parse_backend)]
+    backend: BackendName,
+    /// Where the report (JSON) is written.
+    #[arg(long, value_name = "FILE", default_value = "spotlight-report.json")]
+    out: PathBuf,
+    /// Where the dataset assets (*.spds.gz) are.
+    #[arg(long, value_name = "DIR", default_value = "public/data")]
+    data_dir: PathBuf,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// What `run` runs: exactly one of a config file and a link.
+#[derive(Args)]
+#[group(required = true, multiple = false)]
+struct Source {
+    /// A config file (JSON, spotlight-core's Config).
+    #[arg(long, value_name = "FILE.json")]
+    config: Option<PathBuf>,
+    /// The query string of an app share link (with or without the leading '?').
+    #[arg(long, value_name = "QUERY")]
+    link: Option<String>,
+}
+
+#[derive(Args)]
+struct PaperArgs {
+    /// Shorthand for --size quick.
+    #[arg(long)]
+    quick: bool,
+    /// The grid's size: quick (CI), mid or full (the paper's) [default: full, or quick with --quick].
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    size: Option<paper::Size>,
+    /// How many seeds, 1 to 100 [default: 1 for full, else 3].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100))]
+    seeds: Option<u64>,
+    /// The first seed; the seeds are FIRST, FIRST+1, ….
+    #[arg(long, value_name = "FIRST", default_value_t = 1)]
+    seed: u64,
+    /// The backend to run on: ndarray, flex (or cpu), wgpu (or webgpu).
+    #[arg(long, value_name = "BACKEND", default_value = "ndarray", value_parser = parse_backend)]
+    backend: BackendName,
+    /// Where jobs/, reports/ and the table are written.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    out_dir: PathBuf,
+    /// Runs only the jobs whose index is I mod N (0-based, 0 ≤ I < N).
+    #[arg(long, value_name = "I/N", value_parser = parse_shard, conflicts_with_all = ["jobs", "merge"])]
+    shard: Option<Shard>,
+    /// Runs J shards as child processes (at most 64), then merges.
+    #[arg(long, value_name = "J", conflicts_with = "merge")]
+    jobs: Option<u64>,
+    /// Only builds the table from DIR's jobs (DIR is also the output directory).
+    #[arg(long, value_name = "DIR")]
+    merge: Option<PathBuf>,
+    /// Where the dataset assets (*.spds.gz) are.
+    #[arg(long, value_name = "DIR", default_value = "public/data")]
+    data_dir: PathBuf,
+    /// No per-job lines.
+    #[arg(long)]
+    quiet: bool,
+}
 
 /// An error with its exit code.
 pub struct Fail(pub u8, pub String);
 
-fn usage(msg: impl Into<String>) -> Fail {
-    Fail(2, format!("{}\n\n{USAGE}", msg.into()))
+/// `--backend`'s and `--backends`' values, as links spell them.
+pub fn parse_backend(s: &str) -> Result<BackendName, String> {
+    BackendName::parse(s.trim())
 }
 
-/// Simple `--flag value` arguments.
-pub struct Args {
-    items: Vec<String>,
+fn parse_size(s: &str) -> Result<paper::Size, String> {
+    paper::Size::parse(s).ok_or_else(|| "allowed: quick, mid, full".into())
 }
 
-impl Args {
-    fn flag(&mut self, name: &str) -> bool {
-        match self.items.iter().position(|a| a == name) {
-            Some(i) => {
-                self.items.remove(i);
-                true
-            }
-            None => false,
-        }
-    }
+/// Shard `i` of `n`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Shard {
+    i: usize,
+    n: usize,
+}
 
-    fn value(&mut self, name: &str) -> Result<Option<String>, Fail> {
-        match self.items.iter().position(|a| a == name) {
-            Some(i) if i + 1 < self.items.len() => {
-                let v = self.items.remove(i + 1);
-                self.items.remove(i);
-                Ok(Some(v))
-            }
-            Some(_) => Err(usage(format!("{name} needs a value"))),
-            None => Ok(None),
-        }
+/// `I/N`, 0 ≤ I < N.
+fn parse_shard(s: &str) -> Result<Shard, String> {
+    let bad = || "not I/N with 0 ≤ I < N".to_string();
+    let (i, n) = s.split_once('/').ok_or_else(bad)?;
+    let (i, n): (usize, usize) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+    if n == 0 || i >= n {
+        return Err(bad());
     }
-
-    fn done(self) -> Result<(), Fail> {
-        match self.items.first() {
-            Some(a) => Err(usage(format!("unknown argument {a:?}"))),
-            None => Ok(()),
-        }
-    }
+    Ok(Shard { i, n })
 }
 
 fn main() -> ExitCode {
-    let mut items: Vec<String> = std::env::args().skip(1).collect();
-    if items.is_empty() || items[0] == "-h" || items[0] == "--help" {
-        println!("{USAGE}");
-        return if items.is_empty() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+    if std::env::args_os().len() <= 1 {
+        // No command: the help on stdout, exit code 2 (clap alone would print it on stderr).
+        print!("{}", Cli::command().render_help());
+        return ExitCode::from(2);
     }
-    let cmd = items.remove(0);
-    let args = Args { items };
-    let result = match cmd.as_str() {
-        "run" => cmd_run(args),
-        "paper" => cmd_paper(args),
-        "bench" => bench::cmd_bench(args),
-        other => Err(usage(format!("unknown command {other:?}"))),
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Cmd::Run(a) => cmd_run(a),
+        Cmd::Paper(a) => cmd_paper(a),
+        Cmd::Bench(a) => bench::cmd_bench(a),
+        Cmd::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "spotlight", &mut std::io::stdout());
+            Ok(())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -102,17 +179,6 @@ pub fn load_dataset(dir: &Path, name: DatasetName) -> Result<Dataset, Fail> {
         Fail(1, format!("{}: {e}\nthe datasets are made by `./x.sh datasets` (npm ci in datasets/, then prepare-data)", path.display()))
     })?;
     Dataset::decode(&path.display().to_string(), &bytes).map_err(|e| Fail(1, e.to_string()))
-}
-
-fn backend_arg(args: &mut Args) -> Result<BackendName, Fail> {
-    match args.value("--backend")? {
-        Some(b) => BackendName::parse(&b).map_err(|e| usage(format!("--backend: {b:?} is not a backend; {e}"))),
-        None => Ok(BackendName::Ndarray),
-    }
-}
-
-fn data_dir(args: &mut Args) -> Result<PathBuf, Fail> {
-    Ok(args.value("--data-dir")?.map(PathBuf::from).unwrap_or_else(|| PathBuf::from("public/data")))
 }
 
 fn progress_bar(total: usize, quiet: bool) -> ProgressBar {
@@ -220,21 +286,15 @@ pub fn summary(r: &Report) -> String {
     s
 }
 
-fn cmd_run(mut args: Args) -> Result<(), Fail> {
-    let config_file = args.value("--config")?;
-    let link_q = args.value("--link")?;
-    let backend = backend_arg(&mut args)?;
-    let out = args.value("--out")?.map(PathBuf::from).unwrap_or_else(|| PathBuf::from("spotlight-report.json"));
-    let dir = data_dir(&mut args)?;
-    let quiet = args.flag("--quiet");
-    args.done()?;
-    let config = match (config_file, link_q) {
+fn cmd_run(args: RunArgs) -> Result<(), Fail> {
+    let RunArgs { source, backend, out, data_dir: dir, quiet } = args;
+    let config = match (source.config, source.link) {
         (Some(f), None) => {
-            let text = std::fs::read_to_string(&f).map_err(|e| Fail(2, format!("{f}: {e}")))?;
-            Config::from_json(&text).map_err(|e| Fail(2, format!("{f}: {e}")))?
+            let text = std::fs::read_to_string(&f).map_err(|e| Fail(2, format!("{}: {e}", f.display())))?;
+            Config::from_json(&text).map_err(|e| Fail(2, format!("{}: {e}", f.display())))?
         }
         (None, Some(q)) => link::parse_strict(&q).map_err(|e| Fail(2, format!("link: {e}")))?.config,
-        _ => return Err(usage("run needs exactly one of --config FILE or --link QUERY")),
+        _ => unreachable!("clap's group: exactly one of --config and --link"),
     };
     let started = Instant::now();
     let report = run_experiment(&config, &dir, backend, quiet, "run")?;
@@ -244,35 +304,11 @@ fn cmd_run(mut args: Args) -> Result<(), Fail> {
     Ok(())
 }
 
-fn cmd_paper(mut args: Args) -> Result<(), Fail> {
-    let quick = args.flag("--quick");
-    let size = match args.value("--size")? {
-        Some(s) => paper::Size::parse(&s).ok_or_else(|| usage(format!("--size: {s:?} is not quick, mid or full")))?,
-        None if quick => paper::Size::Quick,
-        None => paper::Size::Full,
-    };
-    let backend = backend_arg(&mut args)?;
-    let whole = |name: &str, v: Option<String>| -> Result<Option<u64>, Fail> {
-        v.map(|s| s.parse::<u64>().map_err(|_| usage(format!("{name}: {s:?} is not a whole number")))).transpose()
-    };
-    let first_seed = whole("--seed", args.value("--seed")?)?.unwrap_or(1);
-    let n_seeds = whole("--seeds", args.value("--seeds")?)?.unwrap_or(if size == paper::Size::Full { 1 } else { 3 });
-    if n_seeds == 0 || n_seeds > 100 {
-        return Err(usage(format!("--seeds: {n_seeds} is out of range; allowed 1 to 100")));
-    }
-    let shard = match args.value("--shard")? {
-        Some(s) => Some(parse_shard(&s)?),
-        None => None,
-    };
-    let jobs = whole("--jobs", args.value("--jobs")?)?;
-    let merge = args.value("--merge")?.map(PathBuf::from);
-    let out_dir = merge.clone().or(args.value("--out-dir")?.map(PathBuf::from)).unwrap_or_else(|| PathBuf::from("."));
-    let dir = data_dir(&mut args)?;
-    let quiet = args.flag("--quiet");
-    args.done()?;
-    if [shard.is_some(), jobs.is_some(), merge.is_some()].iter().filter(|&&x| x).count() > 1 {
-        return Err(usage("--shard, --jobs and --merge exclude each other"));
-    }
+fn cmd_paper(args: PaperArgs) -> Result<(), Fail> {
+    let PaperArgs { quick, size, seeds: n_seeds, seed: first_seed, backend, out_dir, shard, jobs, merge, data_dir: dir, quiet } = args;
+    let size = size.unwrap_or(if quick { paper::Size::Quick } else { paper::Size::Full });
+    let n_seeds = n_seeds.unwrap_or(if size == paper::Size::Full { 1 } else { 3 });
+    let out_dir = merge.clone().unwrap_or(out_dir);
     let seeds: Vec<u64> = (0..n_seeds).map(|i| first_seed + i).collect();
     let grid = paper::grid(size, &seeds);
     let all_jobs = grid_jobs(&grid);
@@ -280,7 +316,7 @@ fn cmd_paper(mut args: Args) -> Result<(), Fail> {
     std::fs::create_dir_all(&store).map_err(|e| Fail(1, format!("{}: {e}", store.display())))?;
     let started = Instant::now();
     match (shard, jobs, &merge) {
-        (Some((i, n)), _, _) => {
+        (Some(Shard { i, n }), _, _) => {
             run_jobs(&all_jobs, i, n, &store, &dir, backend, quiet)?;
             return Ok(());
         }
@@ -290,9 +326,7 @@ fn cmd_paper(mut args: Args) -> Result<(), Fail> {
             let mut children = Vec::new();
             for i in 0..j {
                 let mut c = std::process::Command::new(&exe);
-                c.args(["paper", "--size", size.name(), "--seeds", &n_seeds.to_string(), "--seed", &first_seed.to_string()]);
-                c.args(["--backend", backend.as_str(), "--shard", &format!("{i}/{j}"), "--quiet"]);
-                c.arg("--out-dir").arg(&out_dir).arg("--data-dir").arg(&dir);
+                c.args(shard_args(size, n_seeds, first_seed, backend, Shard { i: i as usize, n: j as usize }, &out_dir, &dir));
                 children.push(c.spawn().map_err(|e| Fail(1, format!("starting shard {i}/{j}: {e}")))?);
             }
             let mut failed = Vec::new();
@@ -312,15 +346,23 @@ fn cmd_paper(mut args: Args) -> Result<(), Fail> {
     merge_grid(&grid, size, &store, &out_dir, &dir, started)
 }
 
-/// `I/N`, 0 ≤ I < N.
-fn parse_shard(s: &str) -> Result<(usize, usize), Fail> {
-    let bad = || usage(format!("--shard: {s:?} is not I/N with 0 ≤ I < N"));
-    let (i, n) = s.split_once('/').ok_or_else(bad)?;
-    let (i, n): (usize, usize) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
-    if n == 0 || i >= n {
-        return Err(bad());
-    }
-    Ok((i, n))
+/// The arguments of `paper --jobs`' child process for one shard (after the program name).
+fn shard_args(
+    size: paper::Size,
+    n_seeds: u64,
+    first_seed: u64,
+    backend: BackendName,
+    shard: Shard,
+    out_dir: &Path,
+    data_dir: &Path,
+) -> Vec<OsString> {
+    let mut a: Vec<OsString> = ["paper", "--size", size.name(), "--seeds", &n_seeds.to_string(), "--seed", &first_seed.to_string()]
+        .into_iter()
+        .map(OsString::from)
+        .collect();
+    a.extend(["--backend", backend.as_str(), "--shard", &format!("{}/{}", shard.i, shard.n), "--quiet"].map(OsString::from));
+    a.extend([OsString::from("--out-dir"), out_dir.into(), OsString::from("--data-dir"), data_dir.into()]);
+    a
 }
 
 /// Every job of the grid, each once, in a fixed order.
@@ -446,4 +488,41 @@ fn merge_grid(grid: &[Config], size: paper::Size, store: &Path, out_dir: &Path, 
         return Err(Fail(1, format!("models diverged:\n  {}", diverged.join("\n  "))));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn a_shards_child_arguments_parse_back() {
+        let args = shard_args(paper::Size::Mid, 3, 7, BackendName::Flex, Shard { i: 1, n: 4 }, Path::new("out dir"), Path::new("data"));
+        let cli = Cli::try_parse_from(std::iter::once(OsString::from("spotlight")).chain(args)).unwrap_or_else(|e| panic!("{e}"));
+        let Cmd::Paper(p) = cli.command else { panic!("not the paper command") };
+        assert_eq!((p.size, p.seeds, p.seed, p.backend), (Some(paper::Size::Mid), Some(3), 7, BackendName::Flex));
+        assert_eq!(p.shard, Some(Shard { i: 1, n: 4 }));
+        assert!(p.quiet && p.jobs.is_none() && p.merge.is_none());
+        assert_eq!((p.out_dir, p.data_dir), (PathBuf::from("out dir"), PathBuf::from("data")));
+    }
+
+    #[test]
+    fn defaults_are_as_documented() {
+        let Cmd::Bench(b) = Cli::parse_from(["spotlight", "bench"]).command else { panic!("not the bench command") };
+        assert_eq!(b.batches, [64, 128, 256]);
+        assert_eq!(b.steps, 20);
+        assert!(b.backends.is_empty() && !b.no_torch, "the backends' default is cmd_bench's");
+        let Cmd::Bench(b) = Cli::parse_from(["spotlight", "bench", "--backends", "cpu, webgpu", "--batches", "8,16"]).command else {
+            panic!("not the bench command")
+        };
+        assert_eq!((b.backends, b.batches), (vec![BackendName::Flex, BackendName::Wgpu], vec![8, 16]));
+        let Cmd::Run(r) = Cli::parse_from(["spotlight", "run", "--link", "epochs=1"]).command else { panic!("not the run command") };
+        assert_eq!((r.backend, r.out, r.data_dir), (BackendName::Ndarray, "spotlight-report.json".into(), "public/data".into()));
+        let Cmd::Paper(p) = Cli::parse_from(["spotlight", "paper"]).command else { panic!("not the paper command") };
+        assert_eq!((p.size, p.seeds, p.seed, p.out_dir), (None, None, 1, PathBuf::from(".")));
+    }
 }

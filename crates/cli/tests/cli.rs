@@ -117,10 +117,52 @@ fn paper_arguments_are_checked() {
         (vec!["paper", "--shard", "x"], "--shard"),
         (vec!["paper", "--seeds", "0"], "--seeds"),
         (vec!["paper", "--size", "huge"], "--size"),
-        (vec!["paper", "--shard", "0/2", "--jobs", "2"], "exclude"),
+        // clap's wording for exclusive flags: "the argument '--shard <I/N>' cannot be used with '--jobs <J>'".
+        (vec!["paper", "--shard", "0/2", "--jobs", "2"], "cannot be used with '--jobs"),
+        (vec!["paper", "--jobs", "2", "--merge", "x"], "cannot be used with '--merge"),
     ] {
         let out = bin().args(&args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(String::from_utf8_lossy(&out.stderr).contains(what), "{args:?}");
+    }
+}
+
+#[test]
+fn help_completions_and_usage_errors() {
+    let out = bin().args(["run", "--help"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("--link") && text.contains("--config") && text.contains("--backend"), "{text}");
+    let out = bin().arg("--help").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(["run", "paper", "bench", "completions"].iter().all(|c| text.contains(c)), "{text}");
+    // No arguments: the help, and exit code 2.
+    let out = bin().output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("paper"));
+    let out = bin().args(["completions", "bash"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("spotlight") && text.contains("--shard"), "{text}");
+    for args in [vec!["run", "--frobnicate", "--link", "epochs=1"], vec!["bench", "--no-torch", "--frobnicate"], vec!["--frobnicate"]] {
+        let out = bin().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--frobnicate"), "{args:?}");
+    }
+    let out = bin().args(["run", "--config", "a.json", "--link", "epochs=1"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--link"));
+    for (args, what) in [
+        (vec!["bench", "--backends", "ndarray,tpu"], ["--backends", "allowed: ndarray, flex, cpu, wgpu, webgpu"]),
+        (vec!["run", "--backend", "tpu", "--link", "epochs=1"], ["--backend", "allowed: ndarray, flex, cpu, wgpu, webgpu"]),
+        (vec!["bench", "--batches", "64,1"], ["--batches", "from 2 to 2048"]),
+        (vec!["bench", "--steps", "0"], ["--steps", "1 to 10000"]),
+        (vec!["paper", "--size", "huge"], ["--size", "quick, mid, full"]),
+    ] {
+        let out = bin().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(what.iter().all(|w| err.contains(w)), "{args:?}: {err}");
     }
 }
