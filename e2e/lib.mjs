@@ -5,39 +5,65 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 
-/** Serves `dist` on a free port of 127.0.0.1. Returns { base, serve, close }; `serve` holds switches:
- *  `slowData` sends the datasets at ~10 MB/s in small chunks, `failData` answers them with HTTP 503. */
-export async function startServer(dist) {
+/** Serves `dist` under a sub-path (`/spotlight/`, as static-pages hosts do) on a free port of
+ *  127.0.0.1; anything outside it is a 404, and its path is kept in `outside`. Returns
+ *  { base, serve, outside, close }; `serve` holds switches: `slowData` sends the datasets at
+ *  ~10 MB/s in small chunks, `failData` answers them with HTTP 503, `gzipEncoding` sends them with
+ *  `Content-Encoding: gzip` (the browser unpacks them), `data` (bytes) replaces MNIST's asset. */
+export async function startServer(dist, prefix = '/spotlight/') {
   const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.gz': 'application/octet-stream', '.json': 'application/json' };
-  const serve = { slowData: false, failData: false };
+  const serve = { slowData: false, failData: false, gzipEncoding: false, data: null };
+  const outside = [];
   const server = http.createServer((req, res) => {
     const u = new URL(req.url, 'http://x');
-    let p = path.join(dist, decodeURIComponent(u.pathname));
+    if (!u.pathname.startsWith(prefix)) { outside.push(u.pathname); res.writeHead(404); return res.end('not found'); }
+    let p = path.join(dist, decodeURIComponent(u.pathname.slice(prefix.length)));
     if (!p.startsWith(dist)) { res.writeHead(403); return res.end(); }
     if (fs.existsSync(p) && fs.statSync(p).isDirectory()) p = path.join(p, 'index.html');
     if (!fs.existsSync(p)) { res.writeHead(404); return res.end('not found'); }
     const data = p.endsWith('.spds.gz');
     if (data && serve.failData) { res.writeHead(503, 'Service Unavailable'); return res.end('down'); }
-    res.writeHead(200, { 'Content-Type': types[path.extname(p)] || 'application/octet-stream', 'Content-Length': fs.statSync(p).size });
+    const bytes = data && serve.data && p.endsWith('mnist.spds.gz') ? serve.data : null;
+    const size = bytes ? bytes.length : fs.statSync(p).size;
+    const headers = { 'Content-Type': types[path.extname(p)] || 'application/octet-stream', 'Content-Length': size };
+    if (data && serve.gzipEncoding) headers['Content-Encoding'] = 'gzip';
+    res.writeHead(200, headers);
     if (data && serve.slowData) {
-      const bytes = fs.readFileSync(p);
+      const all = bytes || fs.readFileSync(p);
       let at = 0;
       const tick = () => {
-        if (at >= bytes.length || res.destroyed) return res.end();
-        res.write(bytes.subarray(at, at + 256 * 1024));
+        if (at >= all.length || res.destroyed) return res.end();
+        res.write(all.subarray(at, at + 256 * 1024));
         at += 256 * 1024;
         setTimeout(tick, 25);
       };
       return tick();
     }
+    if (bytes) return res.end(bytes);
     fs.createReadStream(p).pipe(res);
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  return { base: `http://127.0.0.1:${server.address().port}/`, serve, close: () => server.close() };
+  return { base: `http://127.0.0.1:${server.address().port}${prefix}`, serve, outside, close: () => server.close() };
 }
 
-/** Debian's Chromium, headless with WebGPU (SwiftShader here) and a fresh profile. Returns { ctx, close }. */
+/** A dataset asset (the layout of crates/data/src/asset.rs), gzip'd, with `train` and `test`
+ *  images of `rows`×`cols` and labels cycling through `classes`. For the tests of bad assets. */
+export function makeAsset({ rows = 28, cols = 28, classes = 10, train = 200, test = 50 } = {}) {
+  const name = Buffer.from('test');
+  const head = Buffer.alloc(8 + 1 + name.length + 1 + 4 + 8);
+  let at = head.write('SPOTDS01', 0, 'latin1');
+  head[at++] = name.length; at += name.copy(head, at);
+  head[at++] = classes;
+  head.writeUInt16LE(rows, at); head.writeUInt16LE(cols, at + 2); head.writeUInt32LE(train, at + 4); head.writeUInt32LE(test, at + 8);
+  const labels = Buffer.from(Array.from({ length: train + test }, (_, i) => i % classes));
+  const images = Buffer.alloc((train + test) * rows * cols, 7);
+  return zlib.gzipSync(Buffer.concat([head, labels, images]));
+}
+
+/** Debian's Chromium, headless with WebGPU (SwiftShader here) and a fresh profile. Returns
+ *  { ctx, csp, close }; `csp` collects every Content-Security-Policy violation of every page. */
 export async function launch() {
   const exe = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => fs.existsSync(p));
   if (!exe) throw new Error('Debian chromium is not installed (apt-get install chromium)');
@@ -57,6 +83,14 @@ export async function launch() {
   // `window.__gpuBuffers()` forces a collection first (--expose-gc) and waits for finalizers.
   // How long the main thread was held: every "long task" (> 50 ms) the browser reports.
   // `window.__longTasks()` gives { count, maxMs } since the page opened.
+  // Every Content-Security-Policy violation on any page, for the runner: each one fails the test.
+  const csp = [];
+  ctx.on('console', (m) => { if (m.text().startsWith('CSP violation:')) csp.push(m.text()); });
+  await ctx.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile || '?'}:${e.lineNumber}`);
+    });
+  });
   await ctx.addInitScript(() => {
     const seen = { count: 0, maxMs: 0 };
     try {
@@ -85,13 +119,15 @@ export async function launch() {
       return { ...state };
     };
   });
-  return { ctx, close: async () => { await ctx.close(); fs.rmSync(udd, { recursive: true, force: true }); } };
+  return { ctx, csp, close: async () => { await ctx.close(); fs.rmSync(udd, { recursive: true, force: true }); } };
 }
 
-/** Opens the app at `base + query` in a new page and waits until it states its backend; the page's
- *  console errors, uncaught errors and dialogs collect in `page.errors`. */
-export async function open(ctx, base, query = '') {
+/** Opens the app at `base + query` in a new page (after `init`, a script run before the page's
+ *  own, if given) and waits until it states its backend; the page's console errors, uncaught
+ *  errors and dialogs collect in `page.errors`. */
+export async function open(ctx, base, query = '', init = null) {
   const page = await ctx.newPage();
+  if (init) await page.addInitScript(init);
   const log = [];
   page.on('console', (m) => { if (m.type() === 'error') log.push('console: ' + m.text()); });
   page.on('pageerror', (e) => log.push('pageerror: ' + e.message));

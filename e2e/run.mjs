@@ -3,7 +3,9 @@
 //   node run.mjs [--dist DIR] [--only NAME]
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, open as openIn, startServer } from './lib.mjs';
+import http from 'node:http';
+import zlib from 'node:zlib';
+import { launch, makeAsset, open as openIn, startServer } from './lib.mjs';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -14,9 +16,9 @@ const only = opt('--only', null);
 const shots = path.join(here, 'screenshots');
 fs.mkdirSync(shots, { recursive: true });
 
-const { base, serve, close: closeServer } = await startServer(dist);
-const { ctx, close: closeBrowser } = await launch();
-const open = (query = '') => openIn(ctx, base, query);
+const { base, serve, outside, close: closeServer } = await startServer(dist);
+const { ctx, csp, close: closeBrowser } = await launch();
+const open = (query = '', init = null) => openIn(ctx, base, query, init);
 
 const tiny = 'train_size=300&test_size=200&epochs=2&batch_size=50&shadow_models=2&probe_size=16&label_noise=0.2&seed=3';
 
@@ -67,7 +69,9 @@ const tests = [
     await page.screenshot({ path: path.join(shots, 'idle.png'), fullPage: true });
     if (page.errors.length) throw new Error(page.errors.join('\n'));
     await page.close();
-    return banner;
+    // Served under /spotlight/ (as static-pages hosts do): nothing may be asked of the host's root.
+    if (outside.length) throw new Error('requests outside the sub-path: ' + outside.join(', '));
+    return `${banner}; served under ${new URL(base).pathname}`;
   }],
   ['the paper panel: every claim with its verdict, the charts drawn when opened', async () => {
     const page = await open();
@@ -315,14 +319,205 @@ const tests = [
     await page.close();
     return `stopped in ${dt.toFixed(1)} s`;
   }],
+  ['a dataset sent with Content-Encoding: gzip (the browser unpacks it) loads and runs', async () => {
+    serve.gzipEncoding = true;
+    try {
+      const page = await open(`?backend=cpu&run=1&compare=false&${tiny}`);
+      await waitDone(page);
+      const rows = (await numbers(page)).epochs.length;
+      if (rows < 1) throw new Error(`${rows} epoch rows`);
+      if (page.errors.length) throw new Error(page.errors.join('\n'));
+      await page.close();
+      return `${rows} epoch rows`;
+    } finally {
+      serve.gzipEncoding = false;
+    }
+  }],
+  ['bad dataset assets: a clear load error and Retry, never an abort', async () => {
+    const real = fs.readFileSync(path.join(dist, 'data', 'mnist.spds.gz'));
+    const corrupted = Buffer.from(real);
+    for (let i = 0; i < 64; i++) corrupted[Math.floor(real.length / 2) + i] ^= 0x5a;
+    const cases = [
+      ['corrupted', corrupted, /not valid gzip/],
+      ['truncated', real.subarray(0, Math.floor(real.length / 2)), /not valid gzip|truncated/],
+      ['32×32', makeAsset({ rows: 32, cols: 32 }), /32×32 images in 10 classes, expected 28×28 in 10 classes/],
+      ['1 class', makeAsset({ classes: 1 }), /28×28 images in 1 class, expected 28×28 in 10 classes/],
+      ['12 classes', makeAsset({ classes: 12 }), /in 12 classes, expected 28×28 in 10 classes/],
+      ['gzip bomb', zlib.gzipSync(Buffer.alloc(200 << 20)), /more than 64 MB/],
+      ['not an asset', Buffer.from('<html>a page of the host</html>'), /neither gzip nor a Spotlight dataset asset/],
+    ];
+    const seen = [];
+    let page;
+    try {
+      for (const [name, bytes, want] of cases) {
+        serve.data = bytes;
+        page = await open(`?backend=cpu&run=1&${tiny}`);
+        await page.waitForSelector('#retry', { timeout: 60000 });
+        const text = await page.textContent('#progress-text');
+        if (!/^Error: The dataset could not be loaded: mnist\.spds\.gz: /.test(text) || !want.test(text)) throw new Error(`${name}: ${text}`);
+        if (name === '32×32') await page.screenshot({ path: path.join(shots, 'bad-asset.png'), fullPage: false });
+        if (page.errors.length) throw new Error(`${name}: ${page.errors.join('\n')}`);
+        seen.push(`${name}: "${text.slice(text.indexOf('gz: ') + 4, text.indexOf('gz: ') + 64)}…"`);
+        if (name !== cases[cases.length - 1][0]) await page.close();
+      }
+      // Retry on the last page, the real asset back: the run goes through.
+      serve.data = null;
+      await page.click('#retry');
+      await waitDone(page);
+      if (page.errors.length) throw new Error(page.errors.join('\n'));
+      return seen.join('; ') + '; Retry then ran to the end';
+    } finally {
+      serve.data = null;
+      await page?.close();
+    }
+  }],
+  ['a panic shows "Spotlight crashed" with its text, never a page stuck on Running', async () => {
+    const page = await open('?backend=cpu&run=1&train_size=3000&epochs=5&shadow_models=2');
+    await page.waitForFunction(() => /samples\/s/.test(document.querySelector('#progress-text')?.textContent || ''), null, { timeout: 120000 });
+    await page.evaluate(() => window.spotlightPanic('forced by the browser test')).catch(() => {});
+    await page.waitForSelector('#crash', { state: 'visible', timeout: 10000 });
+    const text = await page.textContent('#crash');
+    if (!/Spotlight crashed — reload the page/.test(text) || !/forced by the browser test/.test(text)) throw new Error('crash panel: ' + text);
+    if ((await page.getAttribute('#crash', 'role')) !== 'alert') throw new Error('the crash panel is not an alert');
+    const href = await page.getAttribute('#crash a', 'href');
+    if (!href || /run=1/.test(href) || !/train_size=3000/.test(href)) throw new Error('reload link: ' + href);
+    await page.screenshot({ path: path.join(shots, 'crashed.png'), fullPage: false });
+    await page.close();
+    return text.replace(/\s+/g, ' ').slice(0, 120);
+  }],
+  ['a diverging run shows each model\'s error and never reads "done"', async () => {
+    // SGD at learning rate 1 without BN, two samples a batch, seed 1: the loss becomes NaN at epoch 1,
+    // step 192, here and in `spotlight run` on flex (crates/cli/tests/cli.rs, the same link). The
+    // issue's link (batch 128) does not diverge in this model: it collapses to chance with a finite
+    // loss, and so do most seeds and batch sizes at this rate; this one is a fixture for the error path.
+    const page = await open('?compare=false&batch_norm=false&optimizer=sgd&learning_rate=1&batch_size=2&train_size=1000&test_size=100&epochs=2&probe_size=4&shadow_models=0&backend=cpu&run=1');
+    await page.waitForFunction(() => /done in|Error/.test(document.querySelector('#progress-text')?.textContent || ''), null, { timeout: 300000 });
+    const text = await page.textContent('#progress-text');
+    if (!/^Error: the run ended with 1 error, listed below/.test(text)) throw new Error('progress: ' + text);
+    const errors = await page.textContent('#model-errors');
+    if (!/no-BN: training stopped: the loss became (NaN|inf|-inf) at epoch \d+, step \d+; try a lower learning rate/.test(errors)) throw new Error('model errors: ' + errors);
+    await page.screenshot({ path: path.join(shots, 'diverged.png'), fullPage: false });
+    if (page.errors.length) throw new Error(page.errors.join('\n'));
+    await page.close();
+    return `${text}; ${errors.replace(/\s+/g, ' ').slice(0, 140)}`;
+  }],
+  ['a triple click, and run=1 plus a click, each start exactly one run', async () => {
+    const clicks = (p) => p.evaluate(() => { for (let i = 0; i < 3; i++) document.querySelector('#run').click(); });
+    const runs = (p) => p.getAttribute('section.progress', 'data-runs');
+    const a = await open(`?backend=cpu&${tiny}`);
+    await clicks(a);
+    await waitDone(a);
+    const ra = await runs(a);
+    await a.close();
+    // run=1 starts once the backend is known; clicks before and after it add no run.
+    const page = await ctx.newPage();
+    await page.goto(base + `?backend=cpu&run=1&${tiny}`);
+    await page.waitForSelector('#run');
+    await clicks(page);
+    await page.waitForFunction(() => /samples\/s/.test(document.querySelector('#progress-text')?.textContent || ''), null, { timeout: 120000 });
+    await clicks(page);
+    await waitDone(page);
+    await page.waitForTimeout(500);
+    const rb = await runs(page);
+    if (/run=1/.test(page.url())) throw new Error('run=1 is still in the address: ' + page.url());
+    await page.close();
+    if (ra !== '1' || rb !== '1') throw new Error(`runs started: triple click ${ra}, run=1 and clicks ${rb}`);
+    return 'one run each';
+  }],
+  ['a run=1 link over the budget asks first, showing its cost, and does not start', async () => {
+    const page = await open('?backend=cpu&run=1&epochs=200&train_size=30000&shadow_models=64');
+    await page.waitForSelector('#autorun-ask', { timeout: 30000 });
+    const ask = await page.textContent('#autorun-ask');
+    if (!/200 epochs × 30000 samples × 130 models = 780,000,000 sample passes/.test(ask)) throw new Error('ask: ' + ask);
+    await page.waitForTimeout(1500);
+    const state = await page.evaluate(() => ({ text: document.querySelector('#progress-text').textContent, runs: document.querySelector('section.progress').dataset.runs, url: location.href }));
+    if (state.text !== 'Ready. Press Run.' || state.runs !== '0') throw new Error('it started: ' + JSON.stringify(state));
+    if (/run=1/.test(state.url) || !/epochs=200/.test(state.url)) throw new Error('address: ' + state.url);
+    await page.screenshot({ path: path.join(shots, 'autorun-ask.png'), fullPage: false });
+    await page.click('#autorun-dismiss');
+    if (await page.$('#autorun-ask')) throw new Error('"Not now" left the question up');
+    if (page.errors.length) throw new Error(page.errors.join('\n'));
+    await page.close();
+    return ask.replace(/\s+/g, ' ').slice(0, 160);
+  }],
+  ['run=1 inside a frame of another origin does not start by itself', async () => {
+    const app = base + `?backend=cpu&run=1&${tiny}`;
+    const other = http.createServer((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      res.end(`<!doctype html><title>another site</title><iframe src="${app}" width="1200" height="800"></iframe>`);
+    });
+    await new Promise((r) => other.listen(0, '127.0.0.1', r));
+    const page = await ctx.newPage();
+    try {
+      await page.goto(`http://localhost:${other.address().port}/`);
+      const frame = page.frameLocator('iframe');
+      await frame.locator('#autorun-ask').waitFor({ timeout: 60000 });
+      const ask = await frame.locator('#autorun-ask').textContent();
+      if (!/another site/.test(ask)) throw new Error('ask: ' + ask);
+      await page.waitForTimeout(1500);
+      const runs = await frame.locator('section.progress').getAttribute('data-runs');
+      const text = await frame.locator('#progress-text').textContent();
+      if (runs !== '0' || text !== 'Ready. Press Run.') throw new Error(`it started: ${runs} runs, "${text}"`);
+      return ask.replace(/\s+/g, ' ').slice(0, 120);
+    } finally {
+      await page.close();
+      other.close();
+    }
+  }],
+  ['leaving the page mid-run asks first', async () => {
+    const page = await open(`?backend=cpu&train_size=3000&epochs=5&shadow_models=2`);
+    await page.click('#run');
+    await page.waitForFunction(() => /samples\/s/.test(document.querySelector('#progress-text')?.textContent || ''), null, { timeout: 120000 });
+    page.removeAllListeners('dialog');
+    const asked = new Promise((resolve) => page.once('dialog', async (d) => { const t = d.type(); await d.dismiss(); resolve(t); }));
+    await page.close({ runBeforeUnload: true });
+    const type = await Promise.race([asked, new Promise((r) => setTimeout(() => r('no dialog'), 10000))]);
+    if (type !== 'beforeunload') throw new Error('leaving mid-run: ' + type);
+    if (page.isClosed()) throw new Error('the page closed although leaving was refused');
+    await page.click('#cancel');
+    await page.waitForFunction(() => /Cancelled/.test(document.querySelector('#progress-text')?.textContent || ''), null, { timeout: 10000 });
+    await page.close({ runBeforeUnload: true });
+    return 'asked (beforeunload), stayed, then closed without asking once cancelled';
+  }],
+  ['a lost WebGPU device is reported, and the next run uses the CPU', async () => {
+    const keep = () => {
+      if (!self.GPUAdapter) return;
+      const request = GPUAdapter.prototype.requestDevice;
+      GPUAdapter.prototype.requestDevice = async function (...args) {
+        const d = await request.apply(this, args);
+        (self.__devices ||= []).push(d);
+        return d;
+      };
+    };
+    const page = await open(`?backend=webgpu&run=1&${tiny}`, keep);
+    await page.waitForFunction(() => /samples\/s/.test(document.querySelector('#progress-text')?.textContent || ''), null, { timeout: 300000 });
+    const n = await page.evaluate(() => { (self.__devices || []).forEach((d) => d.destroy()); return (self.__devices || []).length; });
+    if (n < 1) throw new Error('no WebGPU device to destroy');
+    await page.waitForFunction(() => /Error|done in/.test(document.querySelector('#progress-text')?.textContent || ''), null, { timeout: 120000 });
+    const text = await page.textContent('#progress-text');
+    if (!/^Error: the GPU device was lost during the run/.test(text)) throw new Error('progress: ' + text);
+    await page.waitForFunction(() => /CPU.*the GPU device was lost/.test(document.querySelector('#backend-banner')?.textContent || ''), null, { timeout: 30000 });
+    await page.screenshot({ path: path.join(shots, 'gpu-lost.png'), fullPage: false });
+    await page.click('#run');
+    await waitDone(page);
+    const banner = await page.textContent('#backend-banner');
+    if (!/^Training on CPU/.test(banner)) throw new Error('the next run: ' + banner);
+    const errors = page.errors.filter((e) => !/lost|destroyed|Destroyed|poison/i.test(e)); // wgpu and cubecl log the loss
+    if (errors.length) throw new Error(errors.join('\n'));
+    await page.close();
+    return `${text.slice(0, 110)}…; then ${banner.slice(0, 60)}`;
+  }],
 ];
 
 let passed = 0, failed = 0;
 for (const [name, fn] of tests) {
   if (only && !name.includes(only)) continue;
   const t = Date.now();
+  const cspBefore = csp.length;
   try {
     const detail = await fn();
+    // The page's Content-Security-Policy is strict; anything it blocks is a bug.
+    if (csp.length > cspBefore) throw new Error('Content-Security-Policy violations:\n' + csp.slice(cspBefore).join('\n'));
     passed++;
     console.log(`ok   ${name} (${((Date.now() - t) / 1000).toFixed(1)} s)${detail ? ' — ' + detail : ''}`);
   } catch (e) {

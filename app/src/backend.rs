@@ -1,6 +1,7 @@
 //! The backend the page trains on, chosen once per page (wgpu cannot be initialized twice): a
 //! reactive resource ([`Ui::backend`](crate::state::Ui)) that the banner reads and a run awaits.
 
+use leptos::prelude::*;
 use spotlight_core::backend::BackendName;
 use spotlight_core::burn::tensor::Device;
 
@@ -31,16 +32,28 @@ impl Backend {
     }
 }
 
-/// WebGPU unless the link asks for a CPU backend or WebGPU is missing; then burn-flex with the
-/// reason (or burn-ndarray with `backend=ndarray`).
-pub async fn choose(pref: Option<BackendName>) -> Backend {
+/// WebGPU unless the link asks for a CPU backend, WebGPU is missing, or the page's GPU device
+/// was lost (`lost`, the reason); then burn-flex with the reason (or burn-ndarray with
+/// `backend=ndarray`). A WebGPU device, once lost, writes why into `report_lost`.
+pub async fn choose(pref: Option<BackendName>, lost: Option<String>, report_lost: RwSignal<Option<String>>) -> Backend {
+    if let Some(why) = lost {
+        return Backend::cpu(
+            BackendName::Flex,
+            Some(format!("the GPU device was lost ({why}); the CPU from now on, reload to try WebGPU again")),
+        );
+    }
     match pref {
         Some(BackendName::Flex) => Backend::cpu(BackendName::Flex, Some("the link asks for the CPU backend".into())),
         Some(BackendName::Ndarray) => Backend::cpu(BackendName::Ndarray, Some("the link asks for burn-ndarray".into())),
         Some(BackendName::Wgpu) | None => match web::webgpu_adapter().await {
             Err(why) => Backend::cpu(BackendName::Flex, Some(why)),
-            Ok(adapter) => match Device::wgpu_options().init_async().await {
-                Ok(device) => Backend { device, label: format!("WebGPU: {adapter}"), gpu: true, why: None },
+            Ok(adapter) => match Device::wgpu_options().init_with_setup_async().await {
+                Ok((device, setup)) => {
+                    if let Some(gpu) = setup.device.as_webgpu() {
+                        web::on_device_lost(gpu.as_ref(), move |why| report_lost.set(Some(why)));
+                    }
+                    Backend { device, label: format!("WebGPU: {adapter}"), gpu: true, why: None }
+                }
                 Err(e) => Backend::cpu(BackendName::Flex, Some(format!("WebGPU could not start ({e:?})"))),
             },
         },

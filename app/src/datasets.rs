@@ -7,6 +7,7 @@ use std::rc::Rc;
 use leptos::prelude::*;
 use spotlight_core::config::DatasetName;
 use spotlight_core::data::Dataset;
+use spotlight_core::data::asset::{MAX_ASSET_BYTES, is_gzip};
 
 use crate::state::{Activity, Ui};
 use crate::web;
@@ -16,7 +17,9 @@ thread_local! {
     static DATASETS: RefCell<HashMap<&'static str, Rc<Dataset>>> = RefCell::new(HashMap::new());
 }
 
-/// Fetches and decodes a dataset once per page, showing the download on the progress bar.
+/// Fetches and decodes a dataset once per page, showing the download on the progress bar. A
+/// download or an unpacked asset over the core's size cap, bytes that are not the asset, and an
+/// asset of another shape are errors the caller shows (with Retry).
 pub async fn load(name: DatasetName, ui: Ui) -> Result<Rc<Dataset>, String> {
     let file = name.asset_file();
     if let Some(d) = DATASETS.with(|m| m.borrow().get(file).cloned()) {
@@ -24,7 +27,7 @@ pub async fn load(name: DatasetName, ui: Ui) -> Result<Rc<Dataset>, String> {
     }
     ui.activity.set(Activity::Loading(format!("Loading {file}…")));
     let mut last = 0.0;
-    let bytes = web::fetch_bytes(&format!("data/{file}"), |got, total| {
+    let bytes = web::fetch_bytes(&format!("data/{file}"), MAX_ASSET_BYTES, |got, total| {
         let now = web::now_ms();
         if now - last < 50.0 {
             return;
@@ -32,7 +35,8 @@ pub async fn load(name: DatasetName, ui: Ui) -> Result<Rc<Dataset>, String> {
         last = now;
         let mb = |b: u64| b as f64 / 1e6;
         let (text, fraction) = match total {
-            Some(t) if t > 0 => {
+            // With `Content-Encoding: gzip` the length is the compressed one, the bytes unpacked.
+            Some(t) if t > 0 && got <= t => {
                 let f = (got as f64 / t as f64).min(1.0);
                 (format!("Loading {file}: {:.1} of {:.1} MB ({:.0}%)", mb(got), mb(t), 100.0 * f), f)
             }
@@ -45,8 +49,10 @@ pub async fn load(name: DatasetName, ui: Ui) -> Result<Rc<Dataset>, String> {
     ui.bar.update(|b| b.fraction = 1.0);
     ui.activity.set(Activity::Loading(format!("Unpacking {file} ({:.1} MB)…", bytes.len() as f64 / 1e6)));
     web::yield_now().await;
-    // The browser un-gzips off the page's critical path; the core's decoder then only parses.
-    let bytes = match web::gunzip(&bytes).await {
+    // The browser un-gzips off the page's critical path; the core's decoder then only parses. A
+    // server that sent the file with `Content-Encoding: gzip` made the browser unpack it already.
+    let unpacked = if is_gzip(&bytes) { web::gunzip(&bytes, MAX_ASSET_BYTES).await } else { None };
+    let bytes = match unpacked {
         Some(r) => {
             let raw = r.map_err(|e| format!("{file}: {e}"))?;
             drop(bytes); // before decoding: wasm memory keeps its high-water mark for the page's life
@@ -54,7 +60,7 @@ pub async fn load(name: DatasetName, ui: Ui) -> Result<Rc<Dataset>, String> {
         }
         None => bytes,
     };
-    let d = Rc::new(Dataset::decode(file, &bytes).map_err(|e| format!("{file}: {e}"))?);
+    let d = Rc::new(name.decode(file, &bytes).map_err(|e| e.to_string())?);
     ui.bar.update(|b| b.fraction = 0.0);
     DATASETS.with(|m| m.borrow_mut().insert(file, d.clone()));
     Ok(d)

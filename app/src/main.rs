@@ -14,7 +14,7 @@ mod web;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use spotlight_core::link;
+use spotlight_core::link::{self, AutoRun};
 
 use crate::backend::Backend;
 use crate::state::Ui;
@@ -25,10 +25,20 @@ fn App() -> impl IntoView {
     let parsed = link::parse(&web::query());
     let ui = Ui::new(&parsed);
     expose_memory_probe(ui.backend);
+    web::ask_before_leaving(move || ui.busy());
     if parsed.bench {
         spawn_local(session::run_bench(ui));
     } else if parsed.run {
-        ui.start();
+        // Read once: a reload of the page does not start the run again.
+        web::replace_query(&ui.share_query(&parsed.config));
+        spawn_local(async move {
+            let be = ui.backend.await;
+            match link::autorun(&parsed, be.gpu, web::in_foreign_frame()) {
+                AutoRun::Start => ui.start(),
+                AutoRun::Ask(why) if !ui.busy() => ui.ask.set(Some(why)),
+                AutoRun::Ask(_) | AutoRun::No => {}
+            }
+        });
     }
     view! {
         <header>
@@ -52,8 +62,9 @@ fn App() -> impl IntoView {
     }
 }
 
-/// Exposes `window.spotlightMemoryBytes()`, the size of the wasm linear memory, for the browser
-/// tests that check that repeated runs do not grow it without bound.
+/// Exposes, for the browser tests: `window.spotlightMemoryBytes()`, the size of the wasm linear
+/// memory (repeated runs must not grow it without bound), `spotlightGpuMemory()`, and
+/// `spotlightPanic(text)`, a panic in the wasm (the page must show that it crashed).
 fn expose_memory_probe(backend: LocalResource<Backend>) {
     use wasm_bindgen::closure::Closure;
     use wasm_bindgen::{JsCast, JsValue};
@@ -75,12 +86,15 @@ fn expose_memory_probe(backend: LocalResource<Backend>) {
             }
         }
     });
+    let panic = Closure::<dyn Fn(String)>::new(|text: String| panic!("{text}"));
     if let Some(w) = web_sys::window() {
         let _ = js_sys::Reflect::set(&w, &"spotlightMemoryBytes".into(), probe.as_ref());
         let _ = js_sys::Reflect::set(&w, &"spotlightGpuMemory".into(), gpu.as_ref());
+        let _ = js_sys::Reflect::set(&w, &"spotlightPanic".into(), panic.as_ref());
     }
     probe.forget();
     gpu.forget();
+    panic.forget();
 }
 
 // Static constructors (cubecl registers its kernels through `inventory`). Without an explicit call
@@ -100,7 +114,7 @@ fn main() {
     unsafe {
         __wasm_call_ctors();
     }
-    console_error_panic_hook::set_once();
+    web::install_crash_handlers();
     spotlight_core::yielder::install(|| Box::pin(web::yield_now()));
     mount_to_body(App);
 }

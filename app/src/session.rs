@@ -52,7 +52,9 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
     ui.report.set(Some(exp.report()));
     let clock = || web::now_ms() / 1000.0;
     let mut last_draw = f64::NEG_INFINITY;
-    let (ending, times) = driver::drive(&mut exp, &clock, &|| cancel.load(Ordering::Relaxed), |exp, pace| {
+    // A lost GPU device stops the run: every later step on it would fail.
+    let stop = || cancel.load(Ordering::Relaxed) || (be.gpu && ui.gpu_lost.with_untracked(Option::is_some));
+    let (ending, times) = driver::drive(&mut exp, &clock, &stop, |exp, pace| {
         let p = &pace.progress;
         // The bar at most ten times a second while training; every epoch's end and every later unit.
         if pace.elapsed_s - last_draw > 0.1 || p.epoch_finished || p.phase != Phase::Targets {
@@ -71,6 +73,7 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
     })
     .await;
     let finished = ending == Ending::Finished;
+    let failures = exp.report().failures();
     if finished {
         ui.bar.update(|b| {
             b.fraction = 1.0;
@@ -78,11 +81,23 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
             b.elapsed_s = times.total_s;
             b.text = "done".into();
         });
-        ui.activity.set(Activity::Done);
     } else {
         ui.report.set(Some(exp.report()));
-        ui.activity.set(Activity::Cancelled);
     }
+    ui.activity.set(match (finished, ui.gpu_lost.get_untracked()) {
+        (_, Some(why)) if be.gpu => Activity::Failed(format!(
+            "the GPU device was lost during the run ({why}); what was measured is kept below, and the next run uses the CPU"
+        )),
+        (true, _) if !failures.is_empty() => {
+            let n = failures.len();
+            Activity::Failed(format!(
+                "the run ended with {n} error{}, listed below; what was measured is kept",
+                if n == 1 { "" } else { "s" }
+            ))
+        }
+        (true, _) => Activity::Done,
+        (false, _) => Activity::Cancelled,
+    });
     ui.times.set(Some(times.clone()));
     Some(ComparisonTime { backend: be.label.clone(), config: config.clone(), times, finished })
 }

@@ -10,7 +10,7 @@ use spotlight_core::Report;
 use spotlight_core::backend::BackendName;
 use spotlight_core::bench::{BenchReport, ComparisonTime, PhaseTimes};
 use spotlight_core::config::Config;
-use spotlight_core::link::Link;
+use spotlight_core::link::{self, Link};
 
 use crate::backend::{self, Backend};
 use crate::{session, web};
@@ -53,10 +53,16 @@ pub struct Bar {
 pub struct Ui {
     pub config: RwSignal<Config>,
     pub notices: RwSignal<Vec<String>>,
-    /// The backend the link asked for (fixed for the page's life, like the backend itself).
+    /// The backend the link asked for (fixed for the page's life).
     pub backend_pref: Option<BackendName>,
-    /// The backend, chosen once at start-up.
+    /// The backend, chosen at start-up, and again (the CPU) after a lost GPU device.
     pub backend: LocalResource<Backend>,
+    /// Why the page's WebGPU device was lost, once it was.
+    pub gpu_lost: RwSignal<Option<String>>,
+    /// A link's `run=1` that waits for a click, with why (too large, or inside another site's page).
+    pub ask: RwSignal<Option<String>>,
+    /// How many runs this page started (for the tests: one click, one run).
+    pub runs_started: RwSignal<u32>,
     pub activity: RwSignal<Activity>,
     pub bar: RwSignal<Bar>,
     pub report: RwSignal<Option<Report>>,
@@ -72,11 +78,16 @@ impl Ui {
     /// banner is true before any run.
     pub fn new(link: &Link) -> Self {
         let pref = link.backend;
+        let gpu_lost = RwSignal::new(None);
         Self {
             config: RwSignal::new(link.config.clone()),
             notices: RwSignal::new(link.notices.iter().map(|n| n.to_string()).collect()),
             backend_pref: pref,
-            backend: LocalResource::new(move || backend::choose(pref)),
+            // Reads `gpu_lost`: a lost device makes the next run choose again (the CPU).
+            backend: LocalResource::new(move || backend::choose(pref, gpu_lost.get(), gpu_lost)),
+            gpu_lost,
+            ask: RwSignal::new(None),
+            runs_started: RwSignal::new(0),
             activity: RwSignal::new(Activity::Idle),
             bar: RwSignal::new(Bar::default()),
             report: RwSignal::new(None),
@@ -92,8 +103,16 @@ impl Ui {
         self.activity.with_untracked(Activity::busy)
     }
 
+    /// Adds a notice (shortened, and the oldest dropped past the core's cap).
     pub fn notice(self, text: String) {
-        self.notices.update(|n| n.push(text));
+        let short: String = text.chars().take(300).collect();
+        let text = if short.len() < text.len() { short + "…" } else { text };
+        self.notices.update(|n| {
+            n.push(text);
+            if n.len() > link::MAX_NOTICES {
+                n.remove(0);
+            }
+        });
     }
 
     /// Starts the experiment in the controls, unless something is running.
@@ -112,6 +131,8 @@ impl Ui {
         }
         // Busy from here on, before the first await: a second click cannot start a second run.
         self.activity.set(Activity::Loading("Starting…".into()));
+        self.ask.set(None);
+        self.runs_started.update(|n| *n += 1);
         let flag = Arc::new(AtomicBool::new(false));
         self.cancel.set_value(flag.clone());
         self.bar.set(Bar::default());

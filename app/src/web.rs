@@ -14,31 +14,59 @@ fn js_err(v: JsValue) -> String {
 }
 
 /// GETs a same-origin URL as bytes, calling `progress(bytes so far, total)` as chunks arrive
-/// (`total` from Content-Length, when the server sends one).
-pub async fn fetch_bytes(url: &str, mut progress: impl FnMut(u64, Option<u64>)) -> Result<Vec<u8>, String> {
+/// (`total` from Content-Length, when the server sends one); more than `max` bytes is an error.
+pub async fn fetch_bytes(url: &str, max: usize, mut progress: impl FnMut(u64, Option<u64>)) -> Result<Vec<u8>, String> {
     let resp = JsFuture::from(window().fetch_with_str(url)).await.map_err(|e| format!("{url}: {}", js_err(e)))?;
     let resp: web_sys::Response = resp.dyn_into().map_err(|_| format!("{url}: not a response"))?;
     if !resp.ok() {
         return Err(format!("{url}: HTTP {} {}", resp.status(), resp.status_text()));
     }
     let total = resp.headers().get("content-length").ok().flatten().and_then(|s| s.trim().parse::<u64>().ok());
+    let too_big = || format!("{url}: more than {} MB, too large for a dataset", max >> 20);
     let Some(body) = resp.body() else {
         let buf = JsFuture::from(resp.array_buffer().map_err(js_err)?).await.map_err(js_err)?;
-        return Ok(Uint8Array::new(&buf).to_vec());
+        let bytes = Uint8Array::new(&buf);
+        return if bytes.length() as usize > max { Err(too_big()) } else { Ok(bytes.to_vec()) };
     };
-    let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
-    let mut out = Vec::with_capacity(total.unwrap_or(0).min(1 << 28) as usize);
+    read_all(
+        body,
+        max,
+        (total.unwrap_or(0) as usize).min(max),
+        |e| format!("{url}: the download broke off ({e})"),
+        too_big,
+        |n| progress(n as u64, total),
+    )
+    .await
+}
+
+/// Reads a stream of byte chunks to its end, calling `progress(bytes so far)`; stops (and cancels
+/// the stream) past `max` bytes with `too_big()`.
+async fn read_all(
+    stream: web_sys::ReadableStream,
+    max: usize,
+    capacity: usize,
+    broke: impl Fn(String) -> String,
+    too_big: impl Fn() -> String,
+    mut progress: impl FnMut(usize),
+) -> Result<Vec<u8>, String> {
+    let reader: web_sys::ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
+    let mut out = Vec::with_capacity(capacity);
     loop {
-        let chunk = JsFuture::from(reader.read()).await.map_err(|e| format!("{url}: the download broke off ({})", js_err(e)))?;
+        let chunk = JsFuture::from(reader.read()).await.map_err(|e| broke(js_err(e)))?;
         if Reflect::get(&chunk, &"done".into()).ok().and_then(|d| d.as_bool()).unwrap_or(true) {
             break;
         }
         let value = Reflect::get(&chunk, &"value".into()).map_err(js_err)?;
-        let bytes: Uint8Array = value.dyn_into().map_err(|_| format!("{url}: a chunk that is not bytes"))?;
+        let bytes: Uint8Array = value.dyn_into().map_err(|_| broke("a chunk that is not bytes".into()))?;
         let n = out.len();
+        if n + bytes.length() as usize > max {
+            // Awaited: a rejection left alone would reach the window as an unhandled one.
+            let _ = JsFuture::from(reader.cancel()).await;
+            return Err(too_big());
+        }
         out.resize(n + bytes.length() as usize, 0);
         bytes.copy_to(&mut out[n..]);
-        progress(out.len() as u64, total);
+        progress(out.len());
     }
     Ok(out)
 }
@@ -56,8 +84,9 @@ extern "C" {
 }
 
 /// Un-gzips bytes with the browser's own `DecompressionStream`, asynchronously, so that a large
-/// dataset does not hold the page while it unpacks. `None` where the browser lacks it.
-pub async fn gunzip(bytes: &[u8]) -> Option<Result<Vec<u8>, String>> {
+/// dataset does not hold the page while it unpacks; more than `max` bytes out is an error (a gzip
+/// bomb stops there). `None` where the browser lacks it.
+pub async fn gunzip(bytes: &[u8], max: usize) -> Option<Result<Vec<u8>, String>> {
     let ds = DecompressionStream::new("gzip").ok()?;
     Some(
         async {
@@ -65,9 +94,8 @@ pub async fn gunzip(bytes: &[u8]) -> Option<Result<Vec<u8>, String>> {
             let blob = web_sys::Blob::new_with_u8_array_sequence(&parts).map_err(js_err)?;
             let pair = web_sys::ReadableWritablePair::new(&ds.readable(), &ds.writable());
             let out = blob.stream().pipe_through(&pair);
-            let resp = web_sys::Response::new_with_opt_readable_stream(Some(&out)).map_err(js_err)?;
-            let buf = JsFuture::from(resp.array_buffer().map_err(js_err)?).await.map_err(|e| format!("not valid gzip ({})", js_err(e)))?;
-            Ok(Uint8Array::new(&buf).to_vec())
+            let too_big = || format!("decompresses to more than {} MB, too large for a dataset asset", max >> 20);
+            read_all(out, max, bytes.len() * 4, |e| format!("not valid gzip ({e})"), too_big, |_| ()).await
         }
         .await,
     )
@@ -156,4 +184,106 @@ pub async fn webgpu_adapter() -> Result<String, String> {
         name.push_str(" (fallback adapter)");
     }
     Ok(name)
+}
+
+/// Shows "Spotlight crashed" over the page with what went wrong and a reload link, built with the
+/// DOM alone (the app's own state may be half-updated when this runs). Shown once.
+pub fn show_crash(what: &str) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    if doc.get_element_by_id("crash").is_some() {
+        return;
+    }
+    let Some(body) = doc.body() else { return };
+    let make = |tag: &str, text: &str| {
+        let el = doc.create_element(tag).ok()?;
+        el.set_text_content(Some(text));
+        Some(el)
+    };
+    let Some(panel) = doc.create_element("div").ok() else { return };
+    panel.set_id("crash");
+    let _ = panel.set_attribute("role", "alert");
+    let reload = make("a", "Reload the page");
+    if let Some(a) = &reload {
+        // The address holds the settings (and no `run=1`): a reload keeps them.
+        let _ = a.set_attribute("href", &window().location().href().unwrap_or_default());
+    }
+    let parts = [
+        make("strong", "Spotlight crashed — reload the page."),
+        make("p", "Something inside the app failed and it cannot go on. Your settings are in the address; what this run measured is lost."),
+        make("pre", what),
+        reload,
+    ];
+    for el in parts.into_iter().flatten() {
+        let _ = panel.append_child(&el);
+    }
+    let _ = body.append_child(&panel);
+}
+
+/// Shows the crash panel on a panic (after logging it as `console_error_panic_hook` does) and on
+/// any error that escapes to the window uncaught (a trap in the wasm, an exception through it).
+pub fn install_crash_handlers() {
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        show_crash(&info.to_string());
+    }));
+    let w = window();
+    let on_error = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::Event)>::new(|e: web_sys::Event| {
+        let field = |k: &str| Reflect::get(&e, &k.into()).unwrap_or(JsValue::UNDEFINED);
+        let error = [field("error"), field("reason")].into_iter().find(|v| !v.is_undefined() && !v.is_null());
+        let text = match error {
+            Some(v) => js_err(v),
+            None => field("message").as_string().unwrap_or_else(|| "an uncaught error".into()),
+        };
+        show_crash(&text);
+    });
+    for kind in ["error", "unhandledrejection"] {
+        let _ = w.add_event_listener_with_callback(kind, on_error.as_ref().unchecked_ref());
+    }
+    on_error.forget();
+}
+
+/// Asks before the page is left while `busy()` says a run is going on (the browser shows its own
+/// "leave site?" dialog).
+pub fn ask_before_leaving(busy: impl Fn() -> bool + 'static) {
+    let handler = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::BeforeUnloadEvent)>::new(move |e: web_sys::BeforeUnloadEvent| {
+        // After a crash there is nothing left to lose (and the wasm may not answer).
+        let crashed = window().document().and_then(|d| d.get_element_by_id("crash")).is_some();
+        if !crashed && busy() {
+            e.prevent_default();
+            e.set_return_value("A run is going on; leaving the page loses it.");
+        }
+    });
+    let _ = window().add_event_listener_with_callback("beforeunload", handler.as_ref().unchecked_ref());
+    handler.forget();
+}
+
+/// Whether the page is shown inside a frame of another origin (a page that frames it could start
+/// runs on a visitor's machine).
+pub fn in_foreign_frame() -> bool {
+    let w = window();
+    let Ok(Some(top)) = w.top() else { return false };
+    if js_sys::Object::is(&top, &w) {
+        return false;
+    }
+    // Reading another origin's location throws; the same origin reads back equal.
+    top.location().origin().ok() != w.location().origin().ok()
+}
+
+/// Calls `on_lost(reason)` once when a WebGPU device (a `GPUDevice`) is lost: destroyed, a driver
+/// reset, a GPU gone. A second listener beside wgpu's own.
+pub fn on_device_lost(device: &JsValue, on_lost: impl FnOnce(String) + 'static) {
+    let Ok(lost) = Reflect::get(device, &"lost".into()) else { return };
+    let Ok(lost) = lost.dyn_into::<Promise>() else { return };
+    let cb = wasm_bindgen::closure::Closure::once(move |info: JsValue| {
+        let field = |k: &str| Reflect::get(&info, &k.into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
+        let (reason, message) = (field("reason"), field("message"));
+        on_lost(match (reason.is_empty(), message.is_empty()) {
+            (false, false) => format!("{reason}: {message}"),
+            (false, true) => reason,
+            (true, false) => message,
+            (true, true) => "no reason given".into(),
+        });
+    });
+    let _ = lost.then(&cb);
+    cb.forget();
 }

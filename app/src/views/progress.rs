@@ -2,6 +2,7 @@
 //! times), the retry button after a failed download, and the report's exports.
 
 use leptos::prelude::*;
+use spotlight_core::Report;
 
 use crate::state::{Activity, Ui};
 use crate::web;
@@ -33,13 +34,43 @@ pub fn ProgressView(ui: Ui) -> impl IntoView {
         }
     };
     view! {
-        <section class="progress" aria-label="progress">
+        <section class="progress" aria-label="progress" data-runs=move || ui.runs_started.get()>
             <div class="bar"><div id="progress-fill" style:width=move || format!("{:.1}%", 100.0 * ui.bar.get().fraction)></div></div>
             <div id="progress-text">{text}</div>
             <Show when=move || matches!(ui.activity.get(), Activity::LoadFailed(_))>
                 <button id="retry" on:click=move |_| ui.start()>"Retry"</button>
             </Show>
+            <AutoRunAsk ui />
+            <ModelErrors ui />
         </section>
+    }
+}
+
+/// A link's `run=1` that did not start by itself: why, and a button to start it.
+#[component]
+fn AutoRunAsk(ui: Ui) -> impl IntoView {
+    view! {
+        <Show when=move || ui.ask.with(Option::is_some)>
+            <div id="autorun-ask" class="ask" role="alertdialog" aria-label="Start this run?">
+                <p>{move || ui.ask.get().unwrap_or_default()}</p>
+                <button id="autorun-start" on:click=move |_| ui.start()>"Start it"</button>
+                <button id="autorun-dismiss" on:click=move |_| ui.ask.set(None)>"Not now"</button>
+            </div>
+        </Show>
+    }
+}
+
+/// What went wrong in each model (a diverged loss, a failed backend, an attack that could not run).
+#[component]
+fn ModelErrors(ui: Ui) -> impl IntoView {
+    let failures = move || ui.report.with(|r| r.as_ref().map(Report::failures).unwrap_or_default());
+    view! {
+        <Show when=move || !failures().is_empty()>
+            <div id="model-errors" class="model-errors" role="alert">
+                <strong>"Not every model finished:"</strong>
+                <ul><For each=failures key=|f| f.clone() children=|f| view! { <li>{f}</li> } /></ul>
+            </div>
+        </Show>
     }
 }
 

@@ -178,7 +178,7 @@ pub fn load_dataset(dir: &Path, name: DatasetName) -> Result<Dataset, Fail> {
     let bytes = std::fs::read(&path).map_err(|e| {
         Fail(1, format!("{}: {e}\nthe datasets are made by `./x.sh datasets` (npm ci in datasets/, then prepare-data)", path.display()))
     })?;
-    Dataset::decode(&path.display().to_string(), &bytes).map_err(|e| Fail(1, e.to_string()))
+    name.decode(&path.display().to_string(), &bytes).map_err(|e| Fail(1, e.to_string()))
 }
 
 fn progress_bar(total: usize, quiet: bool) -> ProgressBar {
@@ -290,7 +290,7 @@ fn cmd_run(args: RunArgs) -> Result<(), Fail> {
     let RunArgs { source, backend, out, data_dir: dir, quiet } = args;
     let config = match (source.config, source.link) {
         (Some(f), None) => {
-            let text = std::fs::read_to_string(&f).map_err(|e| Fail(2, format!("{}: {e}", f.display())))?;
+            let text = read_config_file(&f)?;
             Config::from_json(&text).map_err(|e| Fail(2, format!("{}: {e}", f.display())))?
         }
         (None, Some(q)) => link::parse_strict(&q).map_err(|e| Fail(2, format!("link: {e}")))?.config,
@@ -301,7 +301,26 @@ fn cmd_run(args: RunArgs) -> Result<(), Fail> {
     write_atomic(&out, &report.to_json())?;
     print!("{}", summary(&report));
     println!("wall time {:.1} s; report written to {}", started.elapsed().as_secs_f64(), out.display());
+    let failed = report.failures();
+    if !failed.is_empty() {
+        return Err(Fail(1, format!("the run did not complete (the report keeps what was measured):\n  {}", failed.join("\n  "))));
+    }
     Ok(())
+}
+
+/// The largest config file `run --config` reads: a config is well under a kilobyte.
+const MAX_CONFIG_BYTES: u64 = 64 * 1024;
+
+/// Reads a config file, refusing one too large to be a config before reading it.
+fn read_config_file(f: &Path) -> Result<String, Fail> {
+    let len = std::fs::metadata(f).map_err(|e| Fail(2, format!("{}: {e}", f.display())))?.len();
+    if len > MAX_CONFIG_BYTES {
+        return Err(Fail(
+            2,
+            format!("{}: {len} bytes, larger than a config can be ({} KiB at most)", f.display(), MAX_CONFIG_BYTES / 1024),
+        ));
+    }
+    std::fs::read_to_string(f).map_err(|e| Fail(2, format!("{}: {e}", f.display())))
 }
 
 fn cmd_paper(args: PaperArgs) -> Result<(), Fail> {
@@ -337,13 +356,89 @@ fn cmd_paper(args: PaperArgs) -> Result<(), Fail> {
                 }
             }
             if !failed.is_empty() {
-                return Err(Fail(1, format!("shards {failed:?} of {j} failed; their finished jobs are kept in {}", store.display())));
+                let e = Fail(1, format!("shards {failed:?} of {j} failed; their finished jobs are kept in {}", store.display()));
+                return Err(keep_finished(&grid, &store, &out_dir, &dir, e));
             }
         }
         (None, None, Some(_)) => {}
-        (None, None, None) => run_jobs(&all_jobs, 0, 1, &store, &dir, backend, quiet)?,
+        (None, None, None) => {
+            if let Err(e) = run_jobs(&all_jobs, 0, 1, &store, &dir, backend, quiet) {
+                return Err(keep_finished(&grid, &store, &out_dir, &dir, e));
+            }
+        }
     }
     merge_grid(&grid, size, &store, &out_dir, &dir, started)
+}
+
+/// After a failure in the grid: writes the report of every experiment whose jobs all finished
+/// (the jobs themselves are already kept), and says so with the failure.
+fn keep_finished(grid: &[Config], store: &Path, out_dir: &Path, data_dir: &Path, failure: Fail) -> Fail {
+    let Fail(code, msg) = failure;
+    match write_reports(grid, store, out_dir, data_dir) {
+        Ok(done) => Fail(
+            code,
+            format!(
+                "{msg}\n{} of {} reports were complete and are written in {}",
+                done.reports.len(),
+                grid.len(),
+                out_dir.join("reports").display()
+            ),
+        ),
+        Err(Fail(_, more)) => Fail(code, format!("{msg}\n(and writing the finished reports failed: {more})")),
+    }
+}
+
+/// What [`write_reports`] found in the job store.
+struct Written {
+    reports: Vec<Report>,
+    /// Jobs of the grid without a result yet.
+    missing: usize,
+    /// "model (noise, seed): reason" for every model that stopped early.
+    diverged: Vec<String>,
+}
+
+/// Builds every report of the grid whose jobs are all in the store and writes each to
+/// OUT/reports/ (atomically), in the grid's order.
+fn write_reports(grid: &[Config], store: &Path, out_dir: &Path, data_dir: &Path) -> Result<Written, Fail> {
+    let reports_dir = out_dir.join("reports");
+    std::fs::create_dir_all(&reports_dir).map_err(|e| Fail(1, format!("{}: {e}", reports_dir.display())))?;
+    let mut results = std::collections::HashMap::new();
+    for job in grid_jobs(grid) {
+        if let Some(r) = read_job(store, &job.key()) {
+            results.insert(r.key.clone(), r);
+        }
+    }
+    let mut out = Written { reports: Vec::new(), missing: 0, diverged: Vec::new() };
+    for (i, config) in grid.iter().enumerate() {
+        let ds = load_dataset(data_dir, config.dataset)?;
+        let other = needs_other(config).then(|| load_dataset(data_dir, config.dataset.other())).transpose()?;
+        match jobs::assemble(config, &ds, other.as_ref(), |k| results.get(k)) {
+            Ok(r) => {
+                let name = format!(
+                    "{:02}-noise{:.0}-{}-seed{}.json",
+                    i + 1,
+                    100.0 * config.label_noise,
+                    if config.regularizer { format!("reg{}", config.reg_strength) } else { "compare".into() },
+                    config.seed
+                );
+                write_atomic(&reports_dir.join(name), &r.to_json())?;
+                for run in &r.runs {
+                    if let Some(e) = &run.error {
+                        out.diverged.push(format!(
+                            "{} (noise {:.0}%, seed {}): {e}",
+                            config.variant(run.batch_norm).label(),
+                            100.0 * config.label_noise,
+                            config.seed
+                        ));
+                    }
+                }
+                out.reports.push(r);
+            }
+            Err(jobs::AssembleError::Missing(m)) => out.missing += m.len(),
+            Err(e) => return Err(Fail(1, e.to_string())),
+        }
+    }
+    Ok(out)
 }
 
 /// The arguments of `paper --jobs`' child process for one shard (after the program name).
@@ -418,46 +513,7 @@ fn needs_other(c: &Config) -> bool {
 
 /// Builds every report of the grid from the job store, writes each, then the claims table.
 fn merge_grid(grid: &[Config], size: paper::Size, store: &Path, out_dir: &Path, data_dir: &Path, started: Instant) -> Result<(), Fail> {
-    let reports_dir = out_dir.join("reports");
-    std::fs::create_dir_all(&reports_dir).map_err(|e| Fail(1, format!("{}: {e}", reports_dir.display())))?;
-    let mut results = std::collections::HashMap::new();
-    for job in grid_jobs(grid) {
-        if let Some(r) = read_job(store, &job.key()) {
-            results.insert(r.key.clone(), r);
-        }
-    }
-    let mut reports = Vec::new();
-    let mut missing = 0usize;
-    let mut diverged = Vec::new();
-    for (i, config) in grid.iter().enumerate() {
-        let ds = load_dataset(data_dir, config.dataset)?;
-        let other = needs_other(config).then(|| load_dataset(data_dir, config.dataset.other())).transpose()?;
-        match jobs::assemble(config, &ds, other.as_ref(), |k| results.get(k)) {
-            Ok(r) => {
-                let name = format!(
-                    "{:02}-noise{:.0}-{}-seed{}.json",
-                    i + 1,
-                    100.0 * config.label_noise,
-                    if config.regularizer { format!("reg{}", config.reg_strength) } else { "compare".into() },
-                    config.seed
-                );
-                write_atomic(&reports_dir.join(name), &r.to_json())?;
-                for run in &r.runs {
-                    if let Some(e) = &run.error {
-                        diverged.push(format!(
-                            "{} (noise {:.0}%, seed {}): {e}",
-                            config.variant(run.batch_norm).label(),
-                            100.0 * config.label_noise,
-                            config.seed
-                        ));
-                    }
-                }
-                reports.push(r);
-            }
-            Err(jobs::AssembleError::Missing(m)) => missing += m.len(),
-            Err(e) => return Err(Fail(1, e.to_string())),
-        }
-    }
+    let Written { reports, missing, diverged } = write_reports(grid, store, out_dir, data_dir)?;
     if missing > 0 {
         return Err(Fail(
             1,
@@ -482,7 +538,7 @@ fn merge_grid(grid: &[Config], size: paper::Size, store: &Path, out_dir: &Path, 
         svg_path.display(),
         trade_path.display(),
         reports.len(),
-        reports_dir.display()
+        out_dir.join("reports").display()
     );
     if !diverged.is_empty() {
         return Err(Fail(1, format!("models diverged:\n  {}", diverged.join("\n  "))));

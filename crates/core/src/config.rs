@@ -22,6 +22,21 @@ impl DatasetName {
         }
     }
 
+    /// The image rows, columns and classes of the dataset (both are 28×28 in 10 classes), which
+    /// the models are built for.
+    pub fn shape(self) -> (usize, usize, u8) {
+        (28, 28, 10)
+    }
+
+    /// Decodes the dataset's asset (gzip'd or not) and checks that it has the expected shape:
+    /// the one way the app and the CLI read an asset. `source` names it in errors.
+    pub fn decode(self, source: &str, bytes: &[u8]) -> Result<crate::data::Dataset, crate::data::DataError> {
+        let d = crate::data::Dataset::decode(source, bytes)?;
+        let (rows, cols, classes) = self.shape();
+        d.check_shape(source, rows, cols, classes)?;
+        Ok(d)
+    }
+
     /// The other dataset, used as the OOD source with [`OodSourceName::Other`].
     pub fn other(self) -> Self {
         match self {
@@ -148,6 +163,22 @@ impl Default for Config {
             shadow_models: 4,
             seed: 1,
         }
+    }
+}
+
+/// A run's size, roughly what it costs: every model (targets and shadows) passes over about
+/// `samples` samples `epochs` times. Measurement and the attack come on top.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cost {
+    pub epochs: usize,
+    pub samples: usize,
+    pub models: usize,
+}
+
+impl Cost {
+    /// epochs × samples × models.
+    pub fn sample_passes(&self) -> u64 {
+        (self.epochs as u64) * (self.samples as u64) * (self.models as u64)
     }
 }
 
@@ -495,6 +526,12 @@ impl Config {
     pub fn variants(&self) -> Vec<Variant> {
         let bns = if self.compare { vec![true, false] } else { vec![self.batch_norm] };
         bns.into_iter().map(|bn| self.variant(bn)).collect()
+    }
+
+    /// The run's size: each target and each shadow model (a shadow trains on about as many
+    /// samples as a target) for every variant.
+    pub fn cost(&self) -> Cost {
+        Cost { epochs: self.epochs, samples: self.train_size, models: self.variants().len() * (1 + self.shadow_models) }
     }
 
     /// The variant a model with (or without) BN is in this experiment.

@@ -38,6 +38,8 @@ pub enum Notice {
     TooLong { what: String },
     /// The combination of values cannot run (e.g. batch larger than the training set): defaults.
     Conflict { key: String, reason: String },
+    /// More notices than a page should list: how many more there were.
+    More { count: usize },
 }
 
 impl Notice {
@@ -50,6 +52,7 @@ impl Notice {
             | Self::Repeated { key }
             | Self::Conflict { key, .. } => key,
             Self::TooLong { what } => what,
+            Self::More { .. } => "notices",
         }
     }
 }
@@ -70,9 +73,10 @@ impl fmt::Display for Notice {
                 write!(f, "{key}: {:?} is not valid ({reason}); kept the default", short(value))
             }
             Self::Clamped { key, value, to } => write!(f, "{key}: {:?} is out of range; clamped to {to}", short(value)),
-            Self::Repeated { key } => write!(f, "{key} was given more than once; the last value counts"),
+            Self::Repeated { key } => write!(f, "{} was given more than once; the last value counts", short(key)),
             Self::TooLong { what } => write!(f, "ignored {what}"),
             Self::Conflict { key, reason } => write!(f, "{key}: {reason}; kept the default"),
+            Self::More { count } => write!(f, "and {count} more not listed"),
         }
     }
 }
@@ -162,7 +166,79 @@ pub fn parse(query: &str) -> Link {
             link.config = if c.validate().is_ok() { c } else { Config::default() };
         }
     }
+    cap_notices(&mut link.notices);
     link
+}
+
+/// The most notices a link lists; past it, the last line says how many more there were.
+pub const MAX_NOTICES: usize = 12;
+
+/// Keeps at most [`MAX_NOTICES`] notices, the last one saying how many were left out.
+pub fn cap_notices(notices: &mut Vec<Notice>) {
+    if notices.len() > MAX_NOTICES {
+        let count = notices.len() - (MAX_NOTICES - 1);
+        notices.truncate(MAX_NOTICES - 1);
+        notices.push(Notice::More { count });
+    }
+}
+
+/// The most a link may run by itself (`run=1`) without asking, in sample passes (epochs ×
+/// samples × models, [`Config::cost`]): four times the default comparison on the CPU, twenty
+/// times on a GPU.
+pub fn autorun_budget(gpu: bool) -> u64 {
+    let default = Config::default().cost().sample_passes();
+    if gpu { 20 * default } else { 4 * default }
+}
+
+/// What a page opened with `run=1` does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AutoRun {
+    /// No `run=1`: wait for the button.
+    No,
+    /// Start at once.
+    Start,
+    /// Ask first, saying why.
+    Ask(String),
+}
+
+/// Whether a link's `run=1` may start the run by itself: only when its cost is within the
+/// backend's budget, and never inside a frame of another site (which could make a visitor's
+/// machine train without their asking).
+pub fn autorun(link: &Link, gpu: bool, in_foreign_frame: bool) -> AutoRun {
+    if !link.run {
+        return AutoRun::No;
+    }
+    if in_foreign_frame {
+        return AutoRun::Ask("This page is shown inside another site's page, so its link does not start a run by itself.".into());
+    }
+    let cost = link.config.cost();
+    let (passes, budget) = (cost.sample_passes(), autorun_budget(gpu));
+    if passes <= budget {
+        return AutoRun::Start;
+    }
+    let times = passes as f64 / Config::default().cost().sample_passes() as f64;
+    AutoRun::Ask(format!(
+        "This link asks to start a large run at once: {} epochs × {} samples × {} models = {} sample passes, \
+         {times:.0}× the default comparison (the most a link starts by itself on this backend is {}).",
+        cost.epochs,
+        cost.samples,
+        cost.models,
+        group(passes),
+        group(budget)
+    ))
+}
+
+/// 1234567 → "1,234,567".
+fn group(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
 }
 
 /// Reads a query string strictly: any notice is an error naming its key.
@@ -208,6 +284,38 @@ pub fn to_query(config: &Config) -> String {
 mod tests {
     use super::*;
     use crate::config::{DatasetName, OptimizerName};
+
+    #[test]
+    fn notices_are_capped_and_echoes_shortened() {
+        let q: String = (0..40).map(|i| format!("bad{i}=1&")).collect();
+        let link = parse(&q);
+        assert_eq!(link.notices.len(), MAX_NOTICES);
+        assert_eq!(link.notices.last().unwrap().to_string(), format!("and {} more not listed", 40 - (MAX_NOTICES - 1)));
+        let long = "k".repeat(150);
+        let link = parse(&format!("{long}=1&{long}=2&backend={long}"));
+        for n in &link.notices {
+            assert!(n.to_string().chars().count() < 150, "{n}");
+        }
+    }
+
+    #[test]
+    fn run_1_starts_only_within_the_budget_and_never_in_a_foreign_frame() {
+        let small = parse("run=1&train_size=300&epochs=2&shadow_models=2");
+        assert_eq!(autorun(&small, false, false), AutoRun::Start);
+        assert_eq!(autorun(&parse("run=1"), false, false), AutoRun::Start, "the default comparison runs by itself");
+        assert_eq!(autorun(&parse("train_size=300"), false, false), AutoRun::No);
+        assert!(matches!(autorun(&small, false, true), AutoRun::Ask(why) if why.contains("another site")));
+        let max = parse("run=1&epochs=200&train_size=30000&shadow_models=64");
+        assert!(max.notices.is_empty(), "{:?}", max.notices);
+        let AutoRun::Ask(why) = autorun(&max, true, false) else { panic!("a max-cost link must ask") };
+        assert!(why.contains("200 epochs × 30000 samples × 130 models = 780,000,000 sample passes"), "{why}");
+        // Between the budgets: runs by itself on a GPU, asks on the CPU.
+        let mid = parse("run=1&epochs=25");
+        assert_eq!(autorun(&mid, true, false), AutoRun::Start);
+        assert!(matches!(autorun(&mid, false, false), AutoRun::Ask(_)));
+        assert_eq!(group(1_000), "1,000");
+        assert_eq!(group(999), "999");
+    }
 
     #[test]
     fn round_trips() {

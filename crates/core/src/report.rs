@@ -182,6 +182,22 @@ impl Report {
         self.config.variant(run.batch_norm)
     }
 
+    /// What went wrong, per model: its training error and its attack's, each as "model: reason"
+    /// ("model (attack): reason"). Empty when every model trained and was attacked as asked.
+    pub fn failures(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for run in &self.runs {
+            let name = self.variant(run).label();
+            if let Some(e) = &run.error {
+                out.push(format!("{name}: {e}"));
+            }
+            if let Some(e) = &run.attack_error {
+                out.push(format!("{name} (attack): {e}"));
+            }
+        }
+        out
+    }
+
     /// The run of the BN (or no-BN) model, if trained.
     pub fn run(&self, batch_norm: bool) -> Option<&ModelRun> {
         self.runs.iter().find(|r| r.batch_norm == batch_norm)
@@ -197,6 +213,22 @@ mod tests {
         assert_eq!(median(&[3.0, 1.0, 2.0]), Some(2.0));
         assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), Some(2.5));
         assert_eq!(median(&[]), None);
+    }
+
+    #[test]
+    fn failures_name_the_model_and_what_failed() {
+        let run = |bn, error: Option<&str>, attack_error: Option<&str>| ModelRun {
+            batch_norm: bn,
+            epochs: Vec::new(),
+            error: error.map(String::from),
+            attack: None,
+            attack_error: attack_error.map(String::from),
+        };
+        let mut r = Report { config: Config::default(), backend: "t".into(), runs: vec![run(true, None, None), run(false, None, None)] };
+        assert!(r.failures().is_empty());
+        r.runs[1] = run(false, Some("loss is NaN"), None);
+        r.runs[0] = run(true, None, Some("no shadow"));
+        assert_eq!(r.failures(), ["BN (attack): no shadow", "no-BN: loss is NaN"]);
     }
 }
 

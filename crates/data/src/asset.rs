@@ -18,6 +18,16 @@ use crate::DataError;
 
 const MAGIC: &[u8; 8] = b"SPOTDS01";
 
+/// The most bytes an asset may decompress to: MNIST and Fashion-MNIST (70,000 images of 28×28
+/// and their labels) take 55 MB; a gzip bomb stops here instead of filling the memory.
+pub const MAX_ASSET_BYTES: usize = 64 << 20;
+
+/// Whether bytes are gzip'd (they start with gzip's magic number). A server that sends the `.gz`
+/// file with `Content-Encoding: gzip` makes the browser hand over the raw asset instead.
+pub fn is_gzip(bytes: &[u8]) -> bool {
+    bytes.starts_with(&[0x1f, 0x8b])
+}
+
 /// One split (train or test) of a dataset: u8 images and their labels.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Split {
@@ -75,6 +85,24 @@ impl Dataset {
         Ok(())
     }
 
+    /// Checks the image shape and the number of classes against what a model expects.
+    pub fn check_shape(&self, file: &str, rows: usize, cols: usize, classes: u8) -> Result<(), DataError> {
+        if (self.rows, self.cols, self.classes) != (rows, cols, classes) {
+            let of = |n: u8| format!("{n} class{}", if n == 1 { "" } else { "es" });
+            return Err(DataError::format(
+                file,
+                format!("{}×{} images in {}, expected {rows}×{cols} in {}", self.rows, self.cols, of(self.classes), of(classes)),
+            ));
+        }
+        if self.train.is_empty() || self.test.is_empty() {
+            return Err(DataError::format(
+                file,
+                format!("{} train and {} test images; both splits must have some", self.train.len(), self.test.len()),
+            ));
+        }
+        Ok(())
+    }
+
     /// Encodes the asset (gzip'd).
     pub fn encode(&self) -> Vec<u8> {
         let mut raw = Vec::with_capacity(32 + self.train.images.len() + self.test.images.len());
@@ -101,12 +129,22 @@ impl Dataset {
     /// the source in errors.
     pub fn decode(file: &str, gz: &[u8]) -> Result<Self, DataError> {
         let mut raw = Vec::new();
-        if gz.starts_with(MAGIC) {
+        if !is_gzip(gz) {
+            if !gz.starts_with(MAGIC) {
+                return Err(DataError::format(file, "neither gzip nor a Spotlight dataset asset (bad magic)"));
+            }
             raw = gz.to_vec();
         } else {
             flate2::read::GzDecoder::new(gz)
+                .take(MAX_ASSET_BYTES as u64 + 1)
                 .read_to_end(&mut raw)
                 .map_err(|e| DataError::format(file, format!("not a valid gzip'd dataset asset: {e}")))?;
+        }
+        if raw.len() > MAX_ASSET_BYTES {
+            return Err(DataError::format(
+                file,
+                format!("decompresses to more than {} MB, too large for a dataset asset", MAX_ASSET_BYTES >> 20),
+            ));
         }
         let mut r = Reader { file, bytes: &raw, at: 0 };
         if r.take(8)? != MAGIC {
@@ -223,6 +261,29 @@ mod tests {
         assert!(e.to_string().contains("gzip"), "{e}");
         let half = &tiny().encode()[..20];
         assert!(Dataset::decode("x", half).is_err());
+    }
+
+    #[test]
+    fn a_gzip_bomb_stops_at_the_cap() {
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        let zeros = vec![0u8; 1 << 20];
+        for _ in 0..(MAX_ASSET_BYTES >> 20) + 2 {
+            gz.write_all(&zeros).unwrap();
+        }
+        let bomb = gz.finish().unwrap();
+        assert!(bomb.len() < 1 << 20, "{} bytes", bomb.len());
+        let e = Dataset::decode("bomb.spds.gz", &bomb).unwrap_err().to_string();
+        assert!(e.contains("more than 64 MB"), "{e}");
+    }
+
+    #[test]
+    fn the_shape_is_checked() {
+        let d = tiny();
+        d.check_shape("t", 2, 2, 3).unwrap();
+        let e = d.check_shape("t", 28, 28, 10).unwrap_err().to_string();
+        assert_eq!(e, "t: 2×2 images in 3 classes, expected 28×28 in 10 classes");
+        let empty = Dataset { test: Split::default(), ..tiny() };
+        assert!(empty.check_shape("t", 2, 2, 3).unwrap_err().to_string().contains("0 test images"));
     }
 
     #[test]
