@@ -32,8 +32,8 @@ impl Backend {
     }
 }
 
-/// WebGPU unless the link asks for a CPU backend, WebGPU is missing, or the page's GPU device
-/// was lost (`lost`, the reason); then burn-flex with the reason (or burn-ndarray with
+/// WebGPU unless the link asks for a CPU backend, WebGPU is missing or only a software fallback
+/// (unless the link asks for WebGPU), or the page's GPU device was lost (`lost`, the reason); then burn-flex with the reason (or burn-ndarray with
 /// `backend=ndarray`). A WebGPU device, once lost, writes why into `report_lost`.
 pub async fn choose(pref: Option<BackendName>, lost: Option<String>, report_lost: RwSignal<Option<String>>) -> Backend {
     if let Some(why) = lost {
@@ -47,12 +47,20 @@ pub async fn choose(pref: Option<BackendName>, lost: Option<String>, report_lost
         Some(BackendName::Ndarray) => Backend::cpu(BackendName::Ndarray, Some("the link asks for burn-ndarray".into())),
         Some(BackendName::Wgpu) | None => match web::webgpu_adapter().await {
             Err(why) => Backend::cpu(BackendName::Flex, Some(why)),
+            // A fallback adapter is software, not a GPU: slower than the CPU backend (~10× here).
+            Ok(adapter) if adapter.fallback && pref.is_none() => Backend::cpu(
+                BackendName::Flex,
+                Some(format!(
+                    "WebGPU here is only a software fallback ({}), slower than the CPU backend; backend=webgpu in the link uses it anyway",
+                    adapter.name.trim_end_matches(" (fallback adapter)")
+                )),
+            ),
             Ok(adapter) => match Device::wgpu_options().init_with_setup_async().await {
                 Ok((device, setup)) => {
                     if let Some(gpu) = setup.device.as_webgpu() {
                         web::on_device_lost(gpu.as_ref(), move |why| report_lost.set(Some(why)));
                     }
-                    Backend { device, label: format!("WebGPU: {adapter}"), gpu: true, why: None }
+                    Backend { device, label: format!("WebGPU: {}", adapter.name), gpu: true, why: None }
                 }
                 Err(e) => Backend::cpu(BackendName::Flex, Some(format!("WebGPU could not start ({e:?})"))),
             },

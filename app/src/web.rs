@@ -154,9 +154,15 @@ pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Asks `navigator.gpu` for an adapter and describes it ("vendor / architecture", and whether it
-/// is a fallback adapter), or says why there is none.
-pub async fn webgpu_adapter() -> Result<String, String> {
+/// A WebGPU adapter: "vendor/architecture", and whether it is a fallback adapter (software, e.g.
+/// SwiftShader).
+pub struct Adapter {
+    pub name: String,
+    pub fallback: bool,
+}
+
+/// Asks `navigator.gpu` for an adapter and describes it, or says why there is none.
+pub async fn webgpu_adapter() -> Result<Adapter, String> {
     let nav = window().navigator();
     let gpu = Reflect::get(&nav, &"gpu".into()).map_err(js_err)?;
     if gpu.is_undefined() || gpu.is_null() {
@@ -183,7 +189,7 @@ pub async fn webgpu_adapter() -> Result<String, String> {
     if fallback {
         name.push_str(" (fallback adapter)");
     }
-    Ok(name)
+    Ok(Adapter { name, fallback })
 }
 
 /// Shows "Spotlight crashed" over the page with what went wrong and a reload link, built with the
