@@ -52,7 +52,7 @@ pub async fn choose(pref: Option<BackendName>, lost: Option<String>, report_lost
                 BackendName::Flex,
                 Some(format!(
                     "WebGPU here is only a software fallback ({}), slower than the CPU backend; backend=webgpu in the link uses it anyway",
-                    adapter.name.trim_end_matches(" (fallback adapter)")
+                    adapter.name
                 )),
             ),
             Ok(adapter) => match Device::wgpu_options().init_with_setup_async().await {
@@ -60,7 +60,7 @@ pub async fn choose(pref: Option<BackendName>, lost: Option<String>, report_lost
                     if let Some(gpu) = setup.device.as_webgpu() {
                         web::on_device_lost(gpu.as_ref(), move |why| report_lost.set(Some(why)));
                     }
-                    Backend { device, label: format!("WebGPU: {}", adapter.name), gpu: true, why: None }
+                    Backend { device, label: format!("WebGPU: {}", adapter.describe()), gpu: true, why: None }
                 }
                 Err(e) => Backend::cpu(BackendName::Flex, Some(format!("WebGPU could not start ({e:?})"))),
             },

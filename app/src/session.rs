@@ -73,7 +73,8 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
     })
     .await;
     let finished = ending == Ending::Finished;
-    let failures = exp.report().failures();
+    let report = exp.report();
+    let failures = report.failures();
     if finished {
         ui.bar.update(|b| {
             b.fraction = 1.0;
@@ -82,7 +83,7 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
             b.text = "done".into();
         });
     } else {
-        ui.report.set(Some(exp.report()));
+        ui.report.set(Some(report));
     }
     ui.activity.set(match (finished, ui.gpu_lost.get_untracked()) {
         (_, Some(why)) if be.gpu => Activity::Failed(format!(

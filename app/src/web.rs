@@ -161,6 +161,13 @@ pub struct Adapter {
     pub fallback: bool,
 }
 
+impl Adapter {
+    /// Its name, with "(fallback adapter)" where it is one.
+    pub fn describe(&self) -> String {
+        if self.fallback { format!("{} (fallback adapter)", self.name) } else { self.name.clone() }
+    }
+}
+
 /// Asks `navigator.gpu` for an adapter and describes it, or says why there is none.
 pub async fn webgpu_adapter() -> Result<Adapter, String> {
     let nav = window().navigator();
@@ -185,9 +192,6 @@ pub async fn webgpu_adapter() -> Result<Adapter, String> {
     let mut name = [field("vendor"), field("architecture")].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join("/");
     if name.is_empty() {
         name = "unnamed adapter".into();
-    }
-    if fallback {
-        name.push_str(" (fallback adapter)");
     }
     Ok(Adapter { name, fallback })
 }
