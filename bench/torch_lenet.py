@@ -36,7 +36,10 @@ def main():
     p.add_argument("--batches", default="64,128,256")
     p.add_argument("--steps", type=int, default=20)
     p.add_argument("--warmup", type=int, default=3)
+    p.add_argument("--threads", type=int, default=0, help="intra-op threads (0: torch's default, one per core)")
     a = p.parse_args()
+    if a.threads > 0:
+        torch.set_num_threads(a.threads)
     torch.manual_seed(0)
     info = {"torch": torch.__version__, "threads": torch.get_num_threads()}
     for bn in (True, False):

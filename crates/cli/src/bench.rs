@@ -48,6 +48,64 @@ fn peak_rss_mib() -> Option<f64> {
     Some(kib / 1024.0)
 }
 
+/// What the machine was doing, read from Linux's /proc (absent elsewhere): the 1-minute load
+/// average, and the CPU time counters, so that a run can say how busy the machine was around it.
+struct Load {
+    loadavg: Option<f64>,
+    /// (busy, steal, total) jiffies of all CPUs since boot.
+    cpu: Option<(u64, u64, u64)>,
+}
+
+impl Load {
+    fn now() -> Self {
+        let loadavg = std::fs::read_to_string("/proc/loadavg").ok().and_then(|s| s.split_whitespace().next().and_then(|v| v.parse().ok()));
+        let cpu = std::fs::read_to_string("/proc/stat").ok().and_then(|s| {
+            // cpu  user nice system idle iowait irq softirq steal …
+            let v: Vec<u64> = s.lines().next()?.split_whitespace().skip(1).filter_map(|x| x.parse().ok()).collect();
+            let total: u64 = v.iter().take(8).sum();
+            let idle = v.get(3)? + v.get(4)?;
+            let steal = *v.get(7)?;
+            Some((total - idle - steal, steal, total))
+        });
+        Self { loadavg, cpu }
+    }
+}
+
+/// The conditions a figure was taken under, printed before it: build, CPU, threads, load.
+fn conditions(before: &Load) -> Vec<String> {
+    let mut lines = Vec::new();
+    let profile = if cfg!(debug_assertions) { "debug (unoptimized: not a figure to compare)" } else { "release" };
+    lines.push(format!("build: {profile}, spotlight {}", env!("CARGO_PKG_VERSION")));
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split(':').nth(1)).map(|m| m.trim().to_string()));
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let rayon = std::env::var("RAYON_NUM_THREADS").ok().filter(|v| !v.is_empty());
+    lines.push(format!(
+        "machine: {} logical CPUs{}; burn-flex threads: {}",
+        cores,
+        cpu.map_or(String::new(), |m| format!(" ({m})")),
+        rayon.map_or(format!("{cores} (rayon's default: one per CPU)"), |v| format!("{v} (RAYON_NUM_THREADS)"))
+    ));
+    if let Some(l) = before.loadavg {
+        lines.push(format!("load average (1 min) before the run: {l:.2}"));
+    }
+    lines
+}
+
+/// How busy the CPUs were between two readings: the share of CPU time spent working (this
+/// process included) and stolen by the hypervisor.
+fn busy_between(before: &Load, after: &Load) -> Option<String> {
+    let ((b0, s0, t0), (b1, s1, t1)) = (before.cpu?, after.cpu?);
+    let dt = t1.checked_sub(t0).filter(|&d| d > 0)? as f64;
+    let load = after.loadavg.map_or(String::new(), |l| format!("; load average (1 min) after: {l:.2}"));
+    Some(format!(
+        "during the run: CPUs {:.0} % busy (this process included), {:.1} % stolen by the hypervisor{load}",
+        100.0 * (b1 - b0) as f64 / dt,
+        100.0 * (s1 - s0) as f64 / dt
+    ))
+}
+
 /// Samples per second of `steps` training steps (the core's measurement, on this process's clock).
 fn measure(backend: BackendName, bn: bool, batch: usize, steps: usize, ds: &spotlight_core::data::Dataset) -> Result<f64, Fail> {
     let (device, label) = native_device(backend).map_err(|e| Fail(1, e))?;
@@ -100,6 +158,10 @@ pub fn cmd_bench(args: BenchArgs) -> Result<(), Fail> {
         bench::check_throughput(b, steps).map_err(|e| Fail(2, format!("--batches {b} with --steps {steps}: {e}")))?;
     }
     let ds = load_dataset(&dir, DatasetName::Mnist)?;
+    let before = Load::now();
+    for line in conditions(&before) {
+        println!("{line}");
+    }
     let theirs = if no_torch { Err("skipped (--no-torch)".to_string()) } else { torch(&batches, steps) };
     if let Err(e) = &theirs {
         println!("PyTorch: not measured: {e}\n  (install torch from PyPI to compare: python3 -m pip install torch)");
@@ -128,6 +190,9 @@ pub fn cmd_bench(args: BenchArgs) -> Result<(), Fail> {
                 );
             }
         }
+    }
+    if let Some(line) = busy_between(&before, &Load::now()) {
+        println!("{line}");
     }
     if let Some(m) = peak_rss_mib() {
         println!("peak memory (resident, this process): {m:.0} MiB");
