@@ -112,6 +112,32 @@ const tests = [
     // Reported, not asserted (speed lives in benchmarks): how long the page held the main thread.
     return `AUC ${v.auc.join(', ')}; main thread: ${lt.count} long tasks (> 50 ms), longest ${lt.maxMs.toFixed(0)} ms`;
   }],
+  ['the curves move within an epoch: live read-outs drawn before the first epoch ends', async () => {
+    // 2,000 members in batches of 50: 40 steps an epoch, a live read-out every 10 steps.
+    const page = await open('?backend=cpu&run=1&train_size=2000&test_size=100&epochs=1&batch_size=50&shadow_models=2&probe_size=4&label_noise=0.2&live_points=4&seed=5');
+    // More read-outs drawn than the two of epoch 0 while the epoch table is still empty; -1 if
+    // the first epoch's record came first.
+    const early = await (await page.waitForFunction(() => {
+      const live = +(document.querySelector('#accuracy-chart')?.dataset.livePoints || 0);
+      const epochRows = document.querySelectorAll('#epoch-table tr').length - 1;
+      if (epochRows > 0) return -1;
+      return live > 2 ? { live, text: document.querySelector('#progress-text').textContent } : false;
+    }, null, { timeout: 120000, polling: 50 })).jsonValue();
+    if (early === -1) throw new Error('the first epoch ended before a live read-out was drawn');
+    await page.locator('#view-accuracy').screenshot({ path: path.join(shots, 'live-accuracy.png') });
+    await waitDone(page);
+    const end = await page.evaluate(() => ({
+      live: +document.querySelector('#accuracy-chart').dataset.livePoints,
+      attack: document.querySelectorAll('#live-attack-chart svg polyline').length,
+    }));
+    // Per model: epoch 0, after steps 10, 20 and 30, and the epoch's end.
+    if (end.live !== 10) throw new Error(`${end.live} live read-outs at the end, want 10`);
+    if (end.attack < 2) throw new Error(`the live loss-attack chart has ${end.attack} lines`);
+    await page.locator('#live-attack-chart').screenshot({ path: path.join(shots, 'live-attack.png') });
+    if (page.errors.length) throw new Error(page.errors.join('\n'));
+    await page.close();
+    return `${early.live} read-outs drawn during the first epoch (${early.text}); ${end.live} at the end`;
+  }],
   ['tiny comparison on WebGPU, numbers agree with the CPU run', async () => {
     const page = await open(`?backend=webgpu&run=1&${tiny}`);
     await waitDone(page);

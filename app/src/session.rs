@@ -50,8 +50,10 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
     };
     ui.activity.set(Activity::Training);
     ui.report.set(Some(exp.report()));
+    web::mark("spotlight-run-start");
+    let mut first_step_drawn = false;
     let clock = || web::now_ms() / 1000.0;
-    let mut last_draw = f64::NEG_INFINITY;
+    let (mut last_draw, mut last_report) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
     // A lost GPU device stops the run: every later step on it would fail.
     let stop = || cancel.load(Ordering::Relaxed) || (be.gpu && ui.gpu_lost.with_untracked(Option::is_some));
     let (ending, times) = driver::drive(&mut exp, &clock, &stop, |exp, pace| {
@@ -67,8 +69,16 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
                 elapsed_s: pace.elapsed_s,
             });
         }
-        if p.epoch_finished || p.phase == Phase::Done {
+        // The report (and so the charts) at every epoch's end, and at live read-outs at most four
+        // times a second.
+        if p.epoch_finished || p.phase == Phase::Done || (p.measured && pace.elapsed_s - last_report > 0.25) {
+            last_report = pace.elapsed_s;
             ui.report.set(Some(exp.report()));
+            // The first read-out after a training step (epoch 0's come before any).
+            if !first_step_drawn && p.measured && pace.progress.steps_done > 0 {
+                first_step_drawn = true;
+                web::mark("spotlight-first-live-point");
+            }
         }
     })
     .await;

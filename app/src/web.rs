@@ -114,6 +114,14 @@ pub fn now_ms() -> f64 {
     window().performance().map_or(0.0, |p| p.now())
 }
 
+/// Leaves a named mark on the page's performance timeline (for the browser benchmark: when a run
+/// started, when its first live read-out was drawn).
+pub fn mark(name: &str) {
+    if let Some(p) = window().performance() {
+        let _ = p.mark(name);
+    }
+}
+
 /// The page's query string (with its `?`).
 pub fn query() -> String {
     window().location().search().unwrap_or_default()

@@ -34,6 +34,18 @@ pub fn AttackView(ui: Ui) -> impl IntoView {
     let attacked = Memo::new(move |_| ui.report.get().filter(|r| r.runs.iter().any(|x| x.attack.is_some())));
     let roc = move || attacked.get().map(|r| spotlight_plots::roc_curves(&r)).unwrap_or_default();
     let has_attack = move || attacked.with(|r| r.is_some());
+    // The loss attack on the live sample, while the models train: redrawn at live read-outs only.
+    let live = Memo::new(move |_| {
+        ui.report.get().map(|mut r| {
+            for run in &mut r.runs {
+                run.epochs.clear();
+                run.attack = None;
+                run.attack_error = None;
+            }
+            r
+        })
+    });
+    let live_chart = move || live.get().map(|r| spotlight_plots::live_attack_curves(&r)).unwrap_or_default();
     view! {
         <section class="view" id="view-attack">
             <h2>"Privacy: the membership attack"</h2>
@@ -41,7 +53,9 @@ pub fn AttackView(ui: Ui) -> impl IntoView {
                models with and without each sample and compares the target's confidence with both. AUC 0.5 is guessing; what matters
                most is the true-positive rate at a tiny false-positive rate (1%): the share of members the attacker finds while wrongly
                accusing only 1 in 100 non-members. The last column runs LiRA on the outliers alone: flipped and OOD members against
-               flipped and OOD non-members."</p>
+               flipped and OOD non-members. While the models train, the simplest attack — \"a low loss means member\" — is
+               tried on a small fixed sample of members and non-members, several times per epoch."</p>
+            <div class="chart" id="live-attack-chart" inner_html=live_chart></div>
             <Show when=has_attack fallback=|| view! { <p class="pending">"The attack runs after training (it needs at least 2 shadow models)."</p> }>
                 <div class="chart" inner_html=roc></div>
                 <table class="numbers" id="attack-table">

@@ -71,17 +71,29 @@ pub fn TrainingViews(ui: Ui) -> impl IntoView {
             r
         })
     });
-    let accuracy = move || training.get().map(|r| spotlight_plots::accuracy_curves(&[&r], "Accuracy per epoch")).unwrap_or_default();
-    let grads = move || training.get().map(|r| spotlight_plots::grad_norm_histograms(&r)).unwrap_or_default();
-    let grad_curves = move || training.get().map(|r| spotlight_plots::grad_norm_curves(&r)).unwrap_or_default();
-    let gamma = move || training.get().map(|r| spotlight_plots::gamma_sigma_curves(&[&r])).unwrap_or_default();
+    // The per-epoch charts do not redraw at every live read-out.
+    let epochs = Memo::new(move |_| {
+        training.get().map(|mut r| {
+            for run in &mut r.runs {
+                run.live.clear();
+            }
+            r
+        })
+    });
+    let accuracy = move || training.get().map(|r| spotlight_plots::accuracy_curves(&[&r], "Accuracy while training")).unwrap_or_default();
+    let live_points = move || training.with(|r| r.as_ref().map_or(0, |r| r.runs.iter().map(|x| x.live.len()).sum::<usize>()));
+    let grads = move || epochs.get().map(|r| spotlight_plots::grad_norm_histograms(&r)).unwrap_or_default();
+    let grad_curves = move || epochs.get().map(|r| spotlight_plots::grad_norm_curves(&r)).unwrap_or_default();
+    let gamma = move || epochs.get().map(|r| spotlight_plots::gamma_sigma_curves(&[&r])).unwrap_or_default();
     view! {
         <section class="view" id="view-accuracy">
             <h2>"Memorization: accuracy on flipped labels"</h2>
             <p class="teach">"A flipped label is wrong on purpose: nothing in the image points to it, so the only way to get it
                \"right\" is to memorize that one sample. Accuracy on flipped samples (thick lines) is memorization;
-               clean-train and test accuracy (thin) are learning. The paper: models with BN fit the flipped labels faster and further."</p>
-            <div class="chart" inner_html=accuracy></div>
+               clean-train and test accuracy (thin) are learning. The paper: models with BN fit the flipped labels faster and further.
+               The lines move while a model trains: they follow a fixed sample of the training set (up to 64 noisy and 64 clean
+               members), several times per epoch; the markers are each epoch's measurement of all of them."</p>
+            <div class="chart" id="accuracy-chart" data-live-points=move || live_points().to_string() inner_html=accuracy></div>
             <table class="numbers" id="epoch-table">
                 <tr><th>"model"</th><th>"epoch"</th><th>"flipped"</th><th>"OOD"</th><th>"clean train"</th><th>"test"</th></tr>
                 <KeyedRows rows=Signal::derive(epoch_rows(ui)) />

@@ -257,6 +257,32 @@ pub fn roc(members: &[f64], non_members: &[f64]) -> Result<Roc, AttackError> {
     Ok(Roc { points, auc, balanced_accuracy: best_bal, tpr_at_low_fpr })
 }
 
+/// The AUC of member vs non-member scores where each member carries a weight: the members of a
+/// stratified sample (e.g. a few noisy and a few clean members, each group weighted by how many
+/// members it stands for) give the AUC the whole member set would, in expectation. A member above
+/// a non-member counts 1, a tie ½, as in [`roc`]; NaN scores count as below every number.
+pub fn weighted_auc(members: &[(f64, f64)], non_members: &[f64]) -> Result<f64, AttackError> {
+    let total: f64 = members.iter().map(|m| m.1).sum();
+    if members.is_empty() || total <= 0.0 {
+        return Err(AttackError::EmptyClass("member"));
+    }
+    if non_members.is_empty() {
+        return Err(AttackError::EmptyClass("non-member"));
+    }
+    let key = |s: f64| if s.is_nan() { f64::NEG_INFINITY } else { s };
+    let mut sorted: Vec<f64> = non_members.iter().map(|&s| key(s)).collect();
+    sorted.sort_by(f64::total_cmp);
+    let n = sorted.len() as f64;
+    let mut sum = 0.0;
+    for &(s, w) in members {
+        let s = key(s);
+        let below = sorted.partition_point(|&o| o < s);
+        let tied = sorted.partition_point(|&o| o <= s) - below;
+        sum += w * (below as f64 + 0.5 * tied as f64) / n;
+    }
+    Ok(sum / total)
+}
+
 impl Roc {
     /// TPR at a reported low FPR.
     pub fn tpr_at(&self, fpr: f64) -> Option<f64> {
@@ -294,6 +320,22 @@ mod tests {
 
     fn near(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-9
+    }
+
+    #[test]
+    fn weighted_auc_is_the_roc_auc_with_equal_weights_and_reweights_groups() {
+        let m = [0.9, 0.4, 0.4, 0.1, f64::NAN];
+        let o = [0.5, 0.4, 0.2, f64::NAN];
+        let eq: Vec<(f64, f64)> = m.iter().map(|&s| (s, 1.0)).collect();
+        assert!(near(weighted_auc(&eq, &o).unwrap(), roc(&m, &o).unwrap().auc));
+        // Member 0.9 beats all 4 (1.0); 0.1 beats only the NaN (0.25). Weights 3 and 1:
+        // (3·1.0 + 1·0.25) / 4.
+        assert!(near(weighted_auc(&[(0.9, 3.0), (0.1, 1.0)], &[0.5, 0.4, 0.2, f64::NAN]).unwrap(), 3.25 / 4.0));
+        // A tie counts half.
+        assert!(near(weighted_auc(&[(0.4, 2.0)], &[0.4]).unwrap(), 0.5));
+        assert!(weighted_auc(&[], &o).is_err());
+        assert!(weighted_auc(&[(0.1, 0.0)], &o).is_err());
+        assert!(weighted_auc(&eq, &[]).is_err());
     }
 
     #[test]

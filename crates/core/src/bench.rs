@@ -54,6 +54,7 @@ pub fn throughput_config(batch_norm: bool, batch_size: usize, steps: usize) -> C
         batch_size,
         epochs: 1,
         probe_size: 0,
+        live_points: 0,
         shadow_models: 0,
         compare: false,
         batch_norm,

@@ -134,6 +134,9 @@ pub struct Config {
     /// Per-sample gradient norms are measured on this many clean and this many noisy samples (each
     /// one a forward and backward pass of a whole batch, before training and after every epoch).
     pub probe_size: usize,
+    /// Live read-outs per epoch of each target model (memorization and the loss attack on a small
+    /// fixed sample, see [`crate::report::LivePoint`]); 0: only at each epoch's end.
+    pub live_points: usize,
     /// Shadow models for LiRA (0 turns the attack off; else at least 2, so that every candidate has
     /// an IN and an OUT model).
     pub shadow_models: usize,
@@ -160,6 +163,7 @@ impl Default for Config {
             train_size: 5000,
             test_size: 2000,
             probe_size: 32,
+            live_points: 8,
             shadow_models: 4,
             seed: 1,
         }
@@ -384,6 +388,12 @@ pub const FIELDS: &[Field] = &[
         kind: Kind::Number(Range::whole(0.0, 256.0, 1.0)),
         label: "Gradient probe per group",
         help: "Per-sample gradient norms are measured on this many clean and this many noisy samples, each inside a training batch, before training and after every epoch.",
+    },
+    Field {
+        name: "live_points",
+        kind: Kind::Number(Range::whole(0.0, 64.0, 1.0)),
+        label: "Live read-outs per epoch",
+        help: "How often per epoch the curves move while a model trains: accuracy on a fixed sample of noisy and clean members and the loss attack against a sample of non-members (0: only at each epoch's end).",
     },
     Field {
         name: "shadow_models",

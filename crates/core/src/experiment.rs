@@ -43,6 +43,8 @@ pub struct Progress {
     pub step: usize,
     /// Set when the unit finished an epoch of a target model.
     pub epoch_finished: bool,
+    /// Set when the unit added to the report (an epoch's record or a live read-out).
+    pub measured: bool,
     /// Shadow model index (1-based) while training shadows.
     pub shadow: usize,
 }
@@ -204,10 +206,7 @@ impl Experiment {
         let members = data.members();
         let targets: Vec<Trainer> =
             variants.iter().map(|&v| Trainer::new(config, v, &data, &device_data, members.clone(), config.seed)).collect();
-        let runs = variants
-            .iter()
-            .map(|v| ModelRun { batch_norm: v.batch_norm(), epochs: Vec::new(), error: None, attack: None, attack_error: None })
-            .collect();
+        let runs = variants.iter().map(|v| ModelRun::new(v.batch_norm())).collect();
         let keep = shadow_keep(config, data.pool.labels.len());
         let steps = keep.iter().map(|kk| (kk.iter().filter(|&&x| x).count() / config.batch_size).max(1) * config.epochs).collect();
         let shadows = ShadowState { keep, steps, phi: vec![Vec::new(); variants.len()], variant: 0, k: 0, current: None };
@@ -264,6 +263,7 @@ impl Experiment {
             epoch,
             step,
             epoch_finished,
+            measured: epoch_finished,
             shadow: if self.phase == Phase::Shadows { self.shadows.k + 1 } else { 0 },
         }
     }
@@ -298,8 +298,8 @@ impl Experiment {
         // First, one unit each: the untrained models (epoch 0).
         if let Some(i) = (0..self.targets.len()).find(|&i| self.targets[i].initial().is_none() && self.runs[i].error.is_none()) {
             let of = self.variants[i];
-            match self.targets[i].measure_start(&self.data).await {
-                Ok(rec) => self.runs[i].epochs.push(rec),
+            match self.targets[i].start_target(&self.data).await {
+                Ok(readout) => self.runs[i].record(readout),
                 Err(e) => self.fail(i, e.to_string()),
             }
             return self.progress(Some(of), 0, 0, true);
@@ -314,16 +314,12 @@ impl Experiment {
         self.turn += 1;
         let of = self.variants[i];
         let t = &mut self.targets[i];
-        match t.step().await {
-            Ok(info) => {
+        match t.target_step(&self.data).await {
+            Ok((info, readout)) => {
                 self.steps_done += 1;
-                if info.epoch_done {
-                    match t.end_epoch(&self.data).await {
-                        Ok(rec) => self.runs[i].epochs.push(rec),
-                        Err(e) => self.fail(i, e.to_string()),
-                    }
-                }
-                self.progress(Some(of), info.epoch, info.step, info.epoch_done)
+                let measured = readout != Default::default();
+                self.runs[i].record(readout);
+                Progress { measured, ..self.progress(Some(of), info.epoch, info.step, info.epoch_done) }
             }
             Err(e) => {
                 self.fail(i, e.to_string());

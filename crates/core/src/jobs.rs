@@ -106,7 +106,7 @@ pub async fn run_job(
         Role::Target { variant } => {
             let of = config.variants()[variant];
             let mut t = Trainer::new(config, of, &data, &device_data, data.members(), config.seed);
-            let mut run = ModelRun { batch_norm: of.batch_norm(), epochs: Vec::new(), error: None, attack: None, attack_error: None };
+            let mut run = ModelRun::new(of.batch_norm());
             match train_target(&mut t, &data, &mut run).await {
                 Ok(()) => {
                     let s = pool_scores(t.model(), &data, &device_data).await?;
@@ -133,12 +133,10 @@ pub async fn run_job(
 }
 
 async fn train_target(t: &mut Trainer, data: &ExperimentData, run: &mut ModelRun) -> Result<(), String> {
-    run.epochs.push(t.measure_start(data).await.map_err(|e| e.to_string())?);
+    run.record(t.start_target(data).await.map_err(|e| e.to_string())?);
     while !t.finished() {
-        let info = t.step().await.map_err(|e| e.to_string())?;
-        if info.epoch_done {
-            run.epochs.push(t.end_epoch(data).await.map_err(|e| e.to_string())?);
-        }
+        let (_, readout) = t.target_step(data).await.map_err(|e| e.to_string())?;
+        run.record(readout);
     }
     Ok(())
 }

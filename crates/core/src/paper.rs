@@ -55,7 +55,8 @@ impl Size {
         }
     }
 
-    /// The base config of this size.
+    /// The base config of this size (no live read-outs: the claims are decided on the epoch
+    /// records, and they would only cost).
     pub fn base(self) -> Config {
         match self {
             Self::Quick => Config {
@@ -64,6 +65,7 @@ impl Size {
                 epochs: 4,
                 batch_size: 50,
                 probe_size: 32,
+                live_points: 0,
                 shadow_models: 2,
                 ..Config::default()
             },
@@ -73,6 +75,7 @@ impl Size {
                 epochs: 8,
                 batch_size: 64,
                 probe_size: 32,
+                live_points: 0,
                 shadow_models: 4,
                 ..Config::default()
             },
@@ -82,6 +85,7 @@ impl Size {
                 epochs: 20,
                 batch_size: 128,
                 probe_size: 128,
+                live_points: 0,
                 shadow_models: 8,
                 ..Config::default()
             },

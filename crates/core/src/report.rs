@@ -23,6 +23,10 @@ pub struct Report {
 pub struct ModelRun {
     pub batch_norm: bool,
     pub epochs: Vec<EpochRecord>,
+    /// Read-outs on a small fixed sample, `Config::live_points` times per epoch and at every
+    /// epoch's end (from epoch 0): the curves that move while the model trains.
+    #[serde(default)]
+    pub live: Vec<LivePoint>,
     /// Why training stopped early (e.g. a non-finite loss), if it did.
     pub error: Option<String>,
     /// The membership attacks on this model (when `shadow_models` ≥ 2).
@@ -34,6 +38,17 @@ pub struct ModelRun {
 }
 
 impl ModelRun {
+    /// A model's run before it has measured anything.
+    pub fn new(batch_norm: bool) -> Self {
+        Self { batch_norm, epochs: Vec::new(), live: Vec::new(), error: None, attack: None, attack_error: None }
+    }
+
+    /// Keeps what a target model's unit of work measured.
+    pub fn record(&mut self, readout: Readout) {
+        self.live.extend(readout.live);
+        self.epochs.extend(readout.epoch);
+    }
+
     /// The last epoch's record.
     pub fn last(&self) -> Option<&EpochRecord> {
         self.epochs.last().filter(|e| e.epoch > 0)
@@ -99,6 +114,33 @@ pub struct EpochRecord {
     pub gamma_sigma: Vec<LayerGammaSigma>,
     /// Per-sample gradient L2 norms of the probe sets.
     pub grad_norms: GradNorms,
+}
+
+/// A read-out taken while a model trains, on a fixed sample of the pool (the same sample for the
+/// BN and the no-BN model): up to [`crate::train::LIVE_SAMPLE`] noisy members, as many clean
+/// members and as many non-members. Cheap enough to take several times per epoch; the epoch
+/// records measure the whole sets.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LivePoint {
+    /// Epochs trained so far (1.25: a quarter into the second epoch; 0: untrained).
+    pub at: f64,
+    /// Accuracy on the sample's noisy (flipped or OOD) members w.r.t. their given labels:
+    /// memorization.
+    pub acc_noisy: Option<f64>,
+    /// Accuracy on the sample's clean members.
+    pub acc_clean: Option<f64>,
+    /// AUC of the loss-threshold attack (a lower loss says "member"): the sample's members, each
+    /// group weighted by the share of the members it stands for, against its non-members. `None`
+    /// without non-members (attack off).
+    pub loss_auc: Option<f64>,
+}
+
+/// What one unit of a target model's training measured: a live read-out when one was due, the
+/// epoch's record when the unit ended an epoch.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Readout {
+    pub live: Option<LivePoint>,
+    pub epoch: Option<EpochRecord>,
 }
 
 /// γ/σ of one BN layer, at the epoch's end (epoch 0: before any step). "Batch σ" is the batch
@@ -218,11 +260,9 @@ mod tests {
     #[test]
     fn failures_name_the_model_and_what_failed() {
         let run = |bn, error: Option<&str>, attack_error: Option<&str>| ModelRun {
-            batch_norm: bn,
-            epochs: Vec::new(),
             error: error.map(String::from),
-            attack: None,
             attack_error: attack_error.map(String::from),
+            ..ModelRun::new(bn)
         };
         let mut r = Report { config: Config::default(), backend: "t".into(), runs: vec![run(true, None, None), run(false, None, None)] };
         assert!(r.failures().is_empty());

@@ -9,7 +9,9 @@
 //!   except every [`CHECK_EVERY`] steps, when the loss sum is checked for NaN/inf.
 //! * [`Trainer::measure_start`] measures the untrained model (epoch 0) and [`Trainer::end_epoch`]
 //!   each epoch: accuracies per sample kind (BN on running statistics), test accuracy, γ/σ per
-//!   layer, and per-sample gradient norms of the probe sets.
+//!   layer, and per-sample gradient norms of the probe sets. A target model runs through
+//!   [`Trainer::start_target`] and [`Trainer::target_step`], which add the live read-outs
+//!   ([`LIVE_SAMPLE`]: the curves that move within an epoch).
 //!
 //! **Per-sample gradient norms, inside a training batch.** With BN a sample's gradient depends on
 //! the batch it is in, so "the gradient of one sample" needs a batch. Per-sample-gradient tools
@@ -41,10 +43,15 @@ use crate::data::Rng;
 use crate::data::transforms::SampleKind;
 use crate::experiment_data::{DeviceData, ExperimentData, index_tensor};
 use crate::model::{BN_LAYERS, LeNet, LeNetConfig, Mode, cross_entropy, per_sample_loss};
-use crate::report::{EpochRecord, GradNorms, LayerGammaSigma};
+use crate::report::{EpochRecord, GradNorms, LayerGammaSigma, LivePoint, Readout};
 
 /// The loss is read back and checked for NaN/inf every this many steps (and at each epoch's end).
 pub const CHECK_EVERY: usize = 16;
+
+/// The most noisy members, clean members and non-members a live read-out looks at, each
+/// ([`crate::report::LivePoint`]): one read-out is one forward pass of at most 3 × this many
+/// samples, a fraction of a training step's cost.
+pub const LIVE_SAMPLE: usize = 64;
 
 /// Samples per forward pass when evaluating: small enough that one chunk on a CPU backend in a
 /// browser holds the page for well under 100 ms; the host may breathe between chunks.
@@ -118,6 +125,43 @@ pub struct Trainer {
     /// The epoch-0 measurement (before any step), once taken.
     initial: Option<EpochRecord>,
     records: Vec<EpochRecord>,
+    /// The fixed sample of the live read-outs (target models, once started).
+    live: Option<LiveSet>,
+    /// The seed the trainer was made with (the live sample is drawn from it).
+    seed: u64,
+}
+
+/// The pool samples a live read-out looks at, with the weight of each member group in the loss
+/// attack's AUC: how many members a sampled one stands for.
+struct LiveSet {
+    noisy: Vec<usize>,
+    clean: Vec<usize>,
+    non_members: Vec<usize>,
+    noisy_weight: f64,
+    clean_weight: f64,
+}
+
+impl LiveSet {
+    /// Up to [`LIVE_SAMPLE`] of the noisy and of the clean `members`, and of the pool's other
+    /// samples, drawn from `seed` (the same for the models compared side by side).
+    fn draw(data: &ExperimentData, members: &[usize], seed: u64) -> Self {
+        let mut rng = Rng::derive(seed, "live");
+        let mut pick = |pool: Vec<usize>| -> (Vec<usize>, f64) {
+            let k = LIVE_SAMPLE.min(pool.len());
+            let weight = pool.len() as f64 / k.max(1) as f64;
+            let mut p: Vec<usize> = rng.sample_indices(pool.len(), k).into_iter().map(|j| pool[j]).collect();
+            p.sort_unstable();
+            (p, weight)
+        };
+        let (noisy, noisy_weight) = pick(members.iter().copied().filter(|&i| data.kind(i) != SampleKind::Clean).collect());
+        let (clean, clean_weight) = pick(members.iter().copied().filter(|&i| data.kind(i) == SampleKind::Clean).collect());
+        let mut is_member = vec![false; data.pool.labels.len()];
+        for &i in members {
+            is_member[i] = true;
+        }
+        let (non_members, _) = pick((0..is_member.len()).filter(|&i| !is_member[i]).collect());
+        Self { noisy, clean, non_members, noisy_weight, clean_weight }
+    }
 }
 
 impl Trainer {
@@ -175,6 +219,8 @@ impl Trainer {
             context,
             initial: None,
             records: Vec::new(),
+            live: None,
+            seed,
         }
     }
 
@@ -308,6 +354,51 @@ impl Trainer {
         let record = self.measure(data, 0, None, None, None).await?;
         self.initial = Some(record.clone());
         Ok(record)
+    }
+
+    /// Starts a target model: the epoch-0 measurement and, with `Config::live_points` > 0, the
+    /// first live read-out (on a sample drawn from the trainer's seed, so the models compared side
+    /// by side look at the same samples). Call once, before the first [`target_step`](Self::target_step).
+    pub async fn start_target(&mut self, data: &ExperimentData) -> Result<Readout, TrainError> {
+        let epoch = self.measure_start(data).await?;
+        if self.config.live_points > 0 {
+            self.live = Some(LiveSet::draw(data, &self.train_idx, self.seed));
+        }
+        Ok(Readout { live: self.live_point(data).await?, epoch: Some(epoch) })
+    }
+
+    /// One training step of a target model and what it measures: the epoch's record when the step
+    /// ended an epoch, a live read-out then and `Config::live_points` times within each epoch.
+    pub async fn target_step(&mut self, data: &ExperimentData) -> Result<(StepInfo, Readout), TrainError> {
+        let info = self.step().await?;
+        let every = (info.steps_per_epoch / self.config.live_points.max(1)).max(1);
+        let epoch = if info.epoch_done { Some(self.end_epoch(data).await?) } else { None };
+        let live = if info.epoch_done || info.step.is_multiple_of(every) { self.live_point(data).await? } else { None };
+        Ok((info, Readout { live, epoch }))
+    }
+
+    /// The live read-out of the model as it is now (`None` before [`start_target`](Self::start_target)
+    /// or with live read-outs off).
+    async fn live_point(&self, data: &ExperimentData) -> Result<Option<LivePoint>, TrainError> {
+        let Some(set) = &self.live else { return Ok(None) };
+        let idx: Vec<usize> = set.noisy.iter().chain(&set.clean).chain(&set.non_members).copied().collect();
+        let valid = self.model().valid();
+        let logits = read_logits(&valid, &self.data.images, &idx, &self.data.device).await?;
+        let classes = usize::from(data.classes);
+        let labels: Vec<u8> = idx.iter().map(|&i| data.pool.labels[i]).collect();
+        let loss = crate::attack::scores(&logits, classes, &labels).loss;
+        let right: Vec<bool> = (0..idx.len()).map(|n| argmax(&logits[n * classes..(n + 1) * classes]) == usize::from(labels[n])).collect();
+        let (n_noisy, n_clean) = (set.noisy.len(), set.clean.len());
+        let acc = |r: &[bool]| (!r.is_empty()).then(|| r.iter().filter(|&&x| x).count() as f64 / r.len() as f64);
+        let members: Vec<(f64, f64)> =
+            (0..n_noisy + n_clean).map(|n| (-loss[n], if n < n_noisy { set.noisy_weight } else { set.clean_weight })).collect();
+        let non_members: Vec<f64> = loss[n_noisy + n_clean..].iter().map(|l| -l).collect();
+        Ok(Some(LivePoint {
+            at: self.records.len() as f64 + self.step as f64 / self.steps_per_epoch() as f64,
+            acc_noisy: acc(&right[..n_noisy]),
+            acc_clean: acc(&right[n_noisy..n_noisy + n_clean]),
+            loss_auc: crate::attack::weighted_auc(&members, &non_members).ok(),
+        }))
     }
 
     /// The epoch-0 measurement, if taken.

@@ -5,7 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use spotlight_core::Variant;
 use spotlight_core::paper::PaperTable;
-use spotlight_core::report::{AttackReport, EpochRecord, ModelRun, Report, median};
+use spotlight_core::report::{AttackReport, EpochRecord, LivePoint, ModelRun, Report, median};
 
 /// BN's colour and no-BN's, everywhere.
 pub const BN_COLOR: RGBColor = RGBColor(214, 39, 40);
@@ -15,6 +15,8 @@ const REG_COLOR: RGBColor = RGBColor(44, 160, 44);
 type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 /// One number of an epoch, when it has it.
 type Field = fn(&EpochRecord) -> Option<f64>;
+/// One number of a live read-out, when it has it.
+type LiveField = fn(&LivePoint) -> Option<f64>;
 
 fn svg(w: u32, h: u32, draw: impl FnOnce(&Area) -> Result<(), String>) -> String {
     let mut s = String::new();
@@ -45,8 +47,10 @@ fn color_of(report: &Report, run: &ModelRun) -> RGBColor {
     }
 }
 
-/// Accuracy per epoch — on flipped (solid), OOD (dotted-ish, thinner), clean-train and test — of
-/// every model, on one axis.
+/// Accuracy over training, of every model on one axis. With live read-outs, lines follow them
+/// within each epoch — noisy members (thick) and clean members (thin) of the live sample — and each
+/// epoch's measurement of *all* flipped, OOD and clean members is a marker; without, lines join
+/// the epoch measurements. Test accuracy (faint) is measured per epoch.
 pub fn accuracy_curves(reports: &[&Report], title: &str) -> String {
     svg(640, 380, |root| {
         let epochs = reports.iter().map(|r| r.config.epochs).max().unwrap_or(1).max(2);
@@ -62,6 +66,22 @@ pub fn accuracy_curves(reports: &[&Report], title: &str) -> String {
             for run in &r.runs {
                 let c = color_of(r, run);
                 let name = run_name(r, run);
+                let live = !run.live.is_empty();
+                if live {
+                    let series: [(&str, LiveField, u32); 2] =
+                        [("noisy, live sample", |p| p.acc_noisy, 3), ("clean, live sample", |p| p.acc_clean, 1)];
+                    for (label, get, width) in series {
+                        let pts: Vec<(f64, f64)> = run.live.iter().filter_map(|p| get(p).map(|a| (p.at, a))).collect();
+                        if pts.is_empty() {
+                            continue;
+                        }
+                        chart
+                            .draw_series(LineSeries::new(pts, c.stroke_width(width)))
+                            .map_err(|e| e.to_string())?
+                            .label(format!("{name}: {label}"))
+                            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(width)));
+                    }
+                }
                 let series: [(&str, Field, u32); 4] = [
                     ("flipped", |e| e.acc_flipped, 3),
                     ("OOD", |e| e.acc_ood, 2),
@@ -73,12 +93,24 @@ pub fn accuracy_curves(reports: &[&Report], title: &str) -> String {
                     if pts.is_empty() {
                         continue;
                     }
-                    let style = if label == "test" { c.mix(0.45).stroke_width(width) } else { c.stroke_width(width) };
-                    chart
-                        .draw_series(LineSeries::new(pts, style))
-                        .map_err(|e| e.to_string())?
-                        .label(format!("{name}: {label}"))
-                        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(width)));
+                    if label == "test" || !live {
+                        let style = if label == "test" { c.mix(0.45).stroke_width(width) } else { c.stroke_width(width) };
+                        chart
+                            .draw_series(LineSeries::new(pts, style))
+                            .map_err(|e| e.to_string())?
+                            .label(format!("{name}: {label}"))
+                            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(width)));
+                    } else {
+                        // The whole group's accuracy at each epoch's end: filled for flipped, open
+                        // for OOD and clean (smaller).
+                        let (size, filled) = (width + 1, label == "flipped");
+                        let style = if filled { c.filled() } else { c.stroke_width(1) };
+                        chart
+                            .draw_series(pts.into_iter().map(|p| Circle::new(p, size, style)))
+                            .map_err(|e| e.to_string())?
+                            .label(format!("{name}: {label}, all (per epoch)"))
+                            .legend(move |(x, y)| Circle::new((x + 9, y), size, style));
+                    }
                 }
             }
         }
@@ -91,6 +123,26 @@ pub fn accuracy_curves(reports: &[&Report], title: &str) -> String {
             .draw()
             .map_err(|e| e.to_string())
     })
+}
+
+/// The loss-threshold attack's AUC over training, from the live read-outs (members of the live
+/// sample against its non-members), with chance (0.5) marked. Empty without live read-outs.
+pub fn live_attack_curves(report: &Report) -> String {
+    let series: Vec<Line> = report
+        .runs
+        .iter()
+        .map(|run| Line {
+            label: format!("{}: loss attack", run_name(report, run)),
+            color: color_of(report, run),
+            width: 2,
+            points: run.live.iter().filter_map(|p| p.loss_auc.map(|a| (p.at, a))).collect(),
+        })
+        .filter(|l| !l.points.is_empty())
+        .collect();
+    if series.is_empty() {
+        return String::new();
+    }
+    lines("The loss attack while training (AUC on the live sample)", "epoch", "AUC", &series, Some((0.5, "chance")))
 }
 
 /// Histograms of per-sample gradient norms (last epoch): clean vs noisy, per model.
@@ -447,17 +499,25 @@ mod tests {
     /// Charts of a real (hand-made) report draw their data: a placeholder or an empty frame fails.
     #[test]
     fn charts_draw_the_report_they_are_given() {
-        let run = ModelRun {
-            batch_norm: true,
-            epochs: (0..3).map(|e| epoch(e, 0.3 * e as f64)).collect(),
-            error: None,
-            attack: None,
-            attack_error: None,
-        };
+        let run = ModelRun { epochs: (0..3).map(|e| epoch(e, 0.3 * e as f64)).collect(), ..ModelRun::new(true) };
         let r = Report { config: Default::default(), backend: "test".into(), runs: vec![run] };
+        // The same run with live read-outs: lines through them, the epochs as markers.
+        let mut live = r.clone();
+        live.runs[0].live = (0..9)
+            .map(|k| LivePoint {
+                at: k as f64 / 4.0,
+                acc_noisy: Some(0.1 * k as f64),
+                acc_clean: Some(0.5),
+                loss_auc: Some(0.5 + 0.02 * k as f64),
+            })
+            .collect();
         let count = |svg: &str, what: &str| svg.matches(what).count();
+        assert_eq!(live_attack_curves(&r), "", "no live read-outs, no chart");
         for (name, svg, what, at_least) in [
             ("accuracy", accuracy_curves(&[&r], "t"), "<polyline", 3),
+            ("accuracy, live", accuracy_curves(&[&live], "t"), "<polyline", 3),
+            ("accuracy, live: the epochs as markers", accuracy_curves(&[&live], "t"), "<circle", 6),
+            ("live attack", live_attack_curves(&live), "<polyline", 2),
             ("γ/σ", gamma_sigma_curves(&[&r]), "<polyline", 1),
             ("gradient curves", grad_norm_curves(&r), "<polyline", 2),
             ("gradient histograms", grad_norm_histograms(&r), "<rect", 4),
