@@ -88,7 +88,11 @@ case "$cmd" in
     ;;
   bench-web)
     browser
-    [ -f dist/index.html ] || "$0" build
+    if [ ! -d bench/tfjs/node_modules/@tensorflow/tfjs ]; then
+      step "installing the TF.js peer's pinned packages (npm ci in bench/tfjs/)"
+      (cd bench/tfjs && npm ci --no-audit --no-fund)
+    fi
+    [[ " ${*:2} " == *" --tfjs-only "* ]] || [ -f dist/index.html ] || "$0" build
     (cd e2e && node bench.mjs "${@:2}")
     ;;
   check)

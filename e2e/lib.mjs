@@ -11,16 +11,21 @@ import zlib from 'node:zlib';
  *  127.0.0.1; anything outside it is a 404, and its path is kept in `outside`. Returns
  *  { base, serve, outside, close }; `serve` holds switches: `slowData` sends the datasets at
  *  ~10 MB/s in small chunks, `failData` answers them with HTTP 503, `gzipEncoding` sends them with
- *  `Content-Encoding: gzip` (the browser unpacks them), `data` (bytes) replaces MNIST's asset. */
-export async function startServer(dist, prefix = '/spotlight/') {
-  const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.gz': 'application/octet-stream', '.json': 'application/json' };
+ *  `Content-Encoding: gzip` (the browser unpacks them), `data` (bytes) replaces MNIST's asset.
+ *  `more` serves other folders on the same origin, each under its own prefix: `{ '/tfjs/': dir }`
+ *  (the TF.js peer of the benchmark); their URLs are in `bases` (`bases['/tfjs/']`). */
+export async function startServer(dist, prefix = '/spotlight/', more = {}) {
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.gz': 'application/octet-stream', '.json': 'application/json' };
+  const roots = [[prefix, dist], ...Object.entries(more).map(([pre, dir]) => [pre, path.resolve(dir)])];
   const serve = { slowData: false, failData: false, gzipEncoding: false, data: null };
   const outside = [];
   const server = http.createServer((req, res) => {
     const u = new URL(req.url, 'http://x');
-    if (!u.pathname.startsWith(prefix)) { outside.push(u.pathname); res.writeHead(404); return res.end('not found'); }
-    let p = path.join(dist, decodeURIComponent(u.pathname.slice(prefix.length)));
-    if (!p.startsWith(dist)) { res.writeHead(403); return res.end(); }
+    const at = roots.find(([pre]) => u.pathname.startsWith(pre));
+    if (!at) { outside.push(u.pathname); res.writeHead(404); return res.end('not found'); }
+    const [pre, root] = at;
+    let p = path.join(root, decodeURIComponent(u.pathname.slice(pre.length)));
+    if (!p.startsWith(root)) { res.writeHead(403); return res.end(); }
     if (fs.existsSync(p) && fs.statSync(p).isDirectory()) p = path.join(p, 'index.html');
     if (!fs.existsSync(p)) { res.writeHead(404); return res.end('not found'); }
     const data = p.endsWith('.spds.gz');
@@ -45,7 +50,9 @@ export async function startServer(dist, prefix = '/spotlight/') {
     fs.createReadStream(p).pipe(res);
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  return { base: `http://127.0.0.1:${server.address().port}${prefix}`, serve, outside, close: () => server.close() };
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const bases = Object.fromEntries(Object.keys(more).map((pre) => [pre, origin + pre]));
+  return { base: origin + prefix, bases, serve, outside, close: () => server.close() };
 }
 
 /** A dataset asset (the layout of crates/data/src/asset.rs), gzip'd, with `train` and `test`
