@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Spotlight's developer commands (see README.md):
-#   ./x.sh serve      install what the app needs (wasm target, trunk, wasm-bindgen, datasets) and serve it
+#   ./x.sh serve      install what the app needs (wasm target, trunk, wasm-bindgen, wasm-opt, datasets) and serve it
 #   ./x.sh test       the checks, datasets, Rust tests, the release build of the app (wasm32), the browser tests
 #   ./x.sh check      the edit loop: rustfmt, clippy (native, all targets; the app for wasm32), no build
 #   ./x.sh datasets   only fetch (npm ci, pinned by datasets/package-lock.json) and convert the datasets
@@ -34,6 +34,10 @@ wasm_bindgen_version() {
 
 tools() {
   wasm_target
+  if ! command -v wasm-opt >/dev/null; then
+    step "installing Debian's binaryen (wasm-opt, which trunk runs on the release wasm)"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq binaryen >/dev/null
+  fi
   if ! command -v trunk >/dev/null; then
     step "installing trunk (cargo install, once)"
     cargo install trunk --locked --version 0.21.14
@@ -69,9 +73,13 @@ case "$cmd" in
   build)
     tools
     datasets
-    step "trunk build --release (the core, the plots and the app for wasm32)"
+    step "trunk build --release (the core, the plots and the app for wasm32; cargo profile wasm-release, wasm-opt)"
+    t0=$(date +%s)
     trunk build --release --offline --locked
-    ls -l dist/*.wasm | awk '{ printf "wasm size: %s bytes (%.1f MiB) %s\n", $5, $5 / 1048576, $9 }'
+    echo "trunk build took $(( $(date +%s) - t0 )) s"
+    for w in dist/*.wasm; do
+      printf 'wasm size: %s bytes raw, %s gzipped (gzip -9) %s\n' "$(wc -c <"$w")" "$(gzip -9 -c "$w" | wc -c)" "$w"
+    done
     ;;
   e2e)
     browser
