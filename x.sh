@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Spotlight's developer commands (see README.md):
-#   ./x.sh serve      install what the app needs (wasm target, trunk, wasm-bindgen, wasm-opt, datasets) and serve it
+#   ./x.sh serve      install what the app needs (wasm target, trunk, wasm-bindgen, datasets) and serve it
 #   ./x.sh test       the checks, datasets, Rust tests, the release build of the app (wasm32), the browser tests
 #   ./x.sh check      the edit loop: rustfmt, clippy (native, all targets; the app for wasm32), no build
 #   ./x.sh datasets   only fetch (npm ci, pinned by datasets/package-lock.json) and convert the datasets
@@ -34,10 +34,6 @@ wasm_bindgen_version() {
 
 tools() {
   wasm_target
-  if ! command -v wasm-opt >/dev/null; then
-    step "installing Debian's binaryen (wasm-opt, which trunk runs on the release wasm)"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq binaryen >/dev/null
-  fi
   if ! command -v trunk >/dev/null; then
     step "installing trunk (cargo install, once)"
     cargo install trunk --locked --version 0.21.14
@@ -73,7 +69,7 @@ case "$cmd" in
   build)
     tools
     datasets
-    step "trunk build --release (the core, the plots and the app for wasm32; cargo profile wasm-release, wasm-opt)"
+    step "trunk build --release (the core, the plots and the app for wasm32; cargo profile wasm-release)"
     t0=$(date +%s)
     trunk build --release --offline --locked
     echo "trunk build took $(( $(date +%s) - t0 )) s"
