@@ -69,9 +69,13 @@ case "$cmd" in
   build)
     tools
     datasets
-    step "trunk build --release (the core, the plots and the app for wasm32)"
+    step "trunk build --release (the core, the plots and the app for wasm32; cargo profile wasm-release)"
+    t0=$(date +%s)
     trunk build --release --offline --locked
-    ls -l dist/*.wasm | awk '{ printf "wasm size: %s bytes (%.1f MiB) %s\n", $5, $5 / 1048576, $9 }'
+    echo "trunk build took $(( $(date +%s) - t0 )) s"
+    for w in dist/*.wasm; do
+      printf 'wasm size: %s bytes raw, %s gzipped (gzip -9) %s\n' "$(wc -c <"$w")" "$(gzip -9 -c "$w" | wc -c)" "$w"
+    done
     ;;
   e2e)
     browser

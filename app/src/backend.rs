@@ -17,7 +17,7 @@ pub struct Backend {
 }
 
 impl Backend {
-    /// A CPU backend built into the app (burn-flex or burn-ndarray, in WebAssembly).
+    /// A CPU backend built into the app (burn-flex in WebAssembly; burn-ndarray where built in).
     pub fn cpu(name: BackendName, why: Option<String>) -> Self {
         let device = name.cpu_device().expect("CPU backends are built into the app");
         Self { device, label: format!("CPU ({name}, in WebAssembly)"), gpu: false, why }
@@ -33,8 +33,8 @@ impl Backend {
 }
 
 /// WebGPU unless the link asks for a CPU backend, WebGPU is missing or only a software fallback
-/// (unless the link asks for WebGPU), or the page's GPU device was lost (`lost`, the reason); then burn-flex with the reason (or burn-ndarray with
-/// `backend=ndarray`). A WebGPU device, once lost, writes why into `report_lost`.
+/// (unless the link asks for WebGPU), or the page's GPU device was lost (`lost`, the reason); then burn-flex with the reason (`backend=ndarray` too: the page
+/// is built without burn-ndarray). A WebGPU device, once lost, writes why into `report_lost`.
 pub async fn choose(pref: Option<BackendName>, lost: Option<String>, report_lost: RwSignal<Option<String>>) -> Backend {
     if let Some(why) = lost {
         return Backend::cpu(
@@ -44,6 +44,11 @@ pub async fn choose(pref: Option<BackendName>, lost: Option<String>, report_lost
     }
     match pref {
         Some(BackendName::Flex) => Backend::cpu(BackendName::Flex, Some("the link asks for the CPU backend".into())),
+        // burn-ndarray is not in the page: ~10× slower than burn-flex here, it served only a bench row.
+        Some(BackendName::Ndarray) if !BackendName::Ndarray.compiled() => Backend::cpu(
+            BackendName::Flex,
+            Some("the link asks for burn-ndarray, which the page does not include (the CLI has it); the CPU backend burn-flex instead".into()),
+        ),
         Some(BackendName::Ndarray) => Backend::cpu(BackendName::Ndarray, Some("the link asks for burn-ndarray".into())),
         Some(BackendName::Wgpu) | None => match web::webgpu_adapter().await {
             Err(why) => Backend::cpu(BackendName::Flex, Some(why)),

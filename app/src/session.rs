@@ -113,8 +113,8 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
     Some(ComparisonTime { backend: be.label.clone(), config: config.clone(), times, finished })
 }
 
-/// Train samples/s for each model on every backend this page has (WebGPU if it runs, then the two
-/// CPU backends), then the wall time of the comparison in the controls on the page's backend.
+/// Train samples/s for each model on every backend this page has (WebGPU if it runs, then the CPU
+/// backends built in: burn-flex), then the wall time of the comparison in the controls on the page's backend.
 pub async fn run_bench(ui: Ui) {
     if ui.busy() {
         return;
@@ -127,7 +127,7 @@ pub async fn run_bench(ui: Ui) {
     if be.gpu {
         backends.push((be.device.clone(), be.label.clone()));
     }
-    for name in [BackendName::Flex, BackendName::Ndarray] {
+    for name in [BackendName::Flex, BackendName::Ndarray].into_iter().filter(|b| b.compiled()) {
         let cpu = Backend::cpu(name, None);
         backends.push((cpu.device, cpu.label));
     }

@@ -36,7 +36,7 @@ pub fn BenchView(ui: Ui) -> impl IntoView {
             <h2>"Benchmark"</h2>
             <p class="teach">"How fast this browser trains: samples per second of training steps (forward, backward and an optimizer
                step, at the batch size in the controls) for each model on every backend the page has — WebGPU when it runs, and
-               the two CPU backends in WebAssembly — and, from that, how long one full MNIST epoch (60,000 images) would take.
+               the CPU backend (burn-flex) in WebAssembly — and, from that, how long one full MNIST epoch (60,000 images) would take.
                Then it times the comparison in the controls, attack included, on the page's backend. Open a link with
                "<code>"bench=1"</code>" to run it at once."</p>
             <div class="buttons">
