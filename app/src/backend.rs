@@ -47,7 +47,10 @@ pub async fn choose(pref: Option<BackendName>, lost: Option<String>, report_lost
         // burn-ndarray is not in the page: ~10× slower than burn-flex here, it served only a bench row.
         Some(BackendName::Ndarray) if !BackendName::Ndarray.compiled() => Backend::cpu(
             BackendName::Flex,
-            Some("the link asks for burn-ndarray, which the page does not include (the CLI has it); the CPU backend burn-flex instead".into()),
+            Some(
+                "the link asks for burn-ndarray, which the page does not include (the CLI has it); the CPU backend burn-flex instead"
+                    .into(),
+            ),
         ),
         Some(BackendName::Ndarray) => Backend::cpu(BackendName::Ndarray, Some("the link asks for burn-ndarray".into())),
         Some(BackendName::Wgpu) | None => match web::webgpu_adapter().await {

@@ -30,7 +30,8 @@ fn live_read_outs_follow_training_and_agree_with_the_epoch_records() {
     let ds = common::load(config.dataset);
     let mut measured = 0;
     let report =
-        pollster::block_on(driver::run(&config, &ds, None, &Device::ndarray(), "ndarray", |p| measured += usize::from(p.measured))).unwrap();
+        pollster::block_on(driver::run(&config, &ds, None, &Device::ndarray(), "ndarray", |p| measured += usize::from(p.measured)))
+            .unwrap();
     assert_eq!(report.runs.len(), 2);
     let mut total = 0;
     for run in &report.runs {
