@@ -85,6 +85,18 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
     let finished = ending == Ending::Finished;
     let report = exp.report();
     let failures = report.failures();
+    // A destroyed or lost device makes the models' next steps fail before the browser delivers its
+    // `lost` event (seen here up to 0.83 s after `destroy()`, the main thread busy): a GPU run that
+    // ended with errors waits up to 3 s for that event, so the lost device is reported as the cause,
+    // not the errors it caused.
+    if be.gpu && !failures.is_empty() {
+        for _ in 0..60 {
+            if ui.gpu_lost.with_untracked(Option::is_some) {
+                break;
+            }
+            web::sleep_ms(50).await;
+        }
+    }
     if finished {
         ui.bar.update(|b| {
             b.fraction = 1.0;

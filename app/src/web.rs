@@ -103,8 +103,13 @@ pub async fn gunzip(bytes: &[u8], max: usize) -> Option<Result<Vec<u8>, String>>
 
 /// Resolves after the browser had a turn (a `setTimeout(0)`).
 pub async fn yield_now() {
+    sleep_ms(0).await;
+}
+
+/// Resolves after `ms` milliseconds (a `setTimeout`), the browser free meanwhile.
+pub async fn sleep_ms(ms: i32) {
     let p = Promise::new(&mut |resolve, _| {
-        let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+        let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
     });
     let _ = JsFuture::from(p).await;
 }
