@@ -3,7 +3,7 @@
 // time by phase) and the benchmark's JSON. These are the README's browser figures.
 // Then its peer in the same browser: ../bench/tfjs (the same LeNet-5 ± BN in TensorFlow.js, served on
 // the same origin under /tfjs/) at the batch size and step count of the app's throughput rows, on
-// each TF.js backend (wasm with SIMD, cpu, webgpu, webgl where the browser has them), and the table
+// each TF.js backend (wasm with SIMD and cpu; webgpu and webgl too when the app had a hardware GPU), and the table
 // "Spotlight ÷ TF.js" (BN with BN, no-BN with no-BN), and the TF.js JSON. Between the two: the wasm's
 // size (raw and gzipped) and, on a page opened with `run=1&QUERY`, the time to the first curve point.
 //   node bench.mjs [QUERY] [--dist DIR] [--timeout SECONDS] [--no-tfjs | --tfjs-only]
@@ -119,7 +119,11 @@ async function tfjs(spot) {
   if (sizes.length > 1) console.error(`the app's throughput rows have several batch sizes (${sizes.join(', ')}); TF.js runs at ${sizes[0]}`);
   const batch = sizes[0] ?? Number(new URLSearchParams(query).get('batch_size') || DEFAULT_BATCH);
   const steps = Number(opt('--tfjs-steps', rows[0]?.steps ?? BENCH_STEPS));
-  const backends = opt('--tfjs-backends', 'wasm,cpu,webgpu,webgl');
+  // TF.js's GPU backends only where the app had a hardware GPU: on a software fallback (SwiftShader)
+  // they take minutes for a few samples/s. `--tfjs-backends` picks them by hand.
+  const gpu = rows.some((t) => /^WebGPU/.test(t.backend) && !/fallback/.test(t.backend));
+  const backends = opt('--tfjs-backends', gpu ? 'wasm,cpu,webgpu,webgl' : 'wasm,cpu');
+  if (!argv.includes('--tfjs-backends') && !gpu) console.log('TF.js on wasm and cpu only: the app had no hardware WebGPU adapter (--tfjs-backends wasm,cpu,webgpu,webgl to time them anyway)');
 
   const page = await browser.ctx.newPage();
   const log = [];
