@@ -44,7 +44,7 @@ pub async fn choose(pref: Option<BackendName>, lost: Option<String>, report_lost
     }
     match pref {
         Some(BackendName::Flex) => Backend::cpu(BackendName::Flex, Some("the link asks for the CPU backend".into())),
-        // burn-ndarray is not in the page: ~10× slower than burn-flex here, it served only a bench row.
+        // burn-ndarray is not in the page: ~4× slower than burn-flex in the browser here, it served only a bench row.
         Some(BackendName::Ndarray) if !BackendName::Ndarray.compiled() => Backend::cpu(
             BackendName::Flex,
             Some(
