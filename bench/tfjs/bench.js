@@ -97,6 +97,25 @@ function bridgeWasmConv2DBackpropFilter() {
 
 let bridged = false;
 
+// The bridge checked against TF.js's own `cpu` kernel: the filter gradient of a 5×5 convolution
+// ('same' and 'valid', 3 → 4 channels) on fixed inputs, on both backends. Returns the largest
+// difference relative to the largest gradient entry; the caller is on `wasm` before and after.
+async function bridgeError() {
+  const xs = Float32Array.from({ length: 2 * 9 * 9 * 3 }, (_, i) => Math.sin(i * 0.37));
+  const fs = Float32Array.from({ length: 5 * 5 * 3 * 4 }, (_, i) => Math.cos(i * 0.11));
+  const grads = () => ['same', 'valid'].map((pad) => tf.tidy(() => {
+    const x = tf.tensor4d(xs, [2, 9, 9, 3]);
+    return tf.grad((f) => tf.conv2d(x, f, 1, pad).square().sum())(tf.tensor4d(fs, [5, 5, 3, 4])).dataSync();
+  }));
+  const got = grads();
+  await tf.setBackend('cpu');
+  const want = grads();
+  await tf.setBackend('wasm');
+  let diff = 0, scale = 0;
+  want.forEach((w, k) => w.forEach((v, i) => { diff = Math.max(diff, Math.abs(v - got[k][i])); scale = Math.max(scale, Math.abs(v)); }));
+  return diff / scale;
+}
+
 // Switches to `name`; returns what is known about it, or throws the reason it could not start.
 async function use(name) {
   const warned = [];
@@ -112,7 +131,11 @@ async function use(name) {
   }
   const info = {};
   if (name === 'wasm') {
-    if (bridged) info.note = WASM_CONV2D_FILTER_GRAD;
+    if (bridged) {
+      info.bridge_error = await bridgeError();
+      info.note = `${WASM_CONV2D_FILTER_GRAD}, max relative difference from TF.js cpu ${info.bridge_error.toExponential(1)}`;
+      if (!(info.bridge_error < 1e-4)) throw new Error(`the Conv2DBackpropFilter bridge disagrees with TF.js cpu (${info.bridge_error})`);
+    }
     const files = performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.endsWith('.wasm'));
     info.wasm_file = files.map((f) => f.split('/').pop()).join(',');
     info.wasm_binary = /threaded-simd/.test(info.wasm_file) ? 'threaded-simd' : /simd/.test(info.wasm_file) ? 'simd' : 'plain';
