@@ -8,8 +8,9 @@ use crate::config::{Config, OodSourceName};
 use crate::data::transforms::{self, Corrupted, OodSource, SampleKind};
 use crate::data::{Dataset, Rng};
 
-/// An experiment's data on the host.
-#[derive(Debug, Clone)]
+/// An experiment's data on the host. Serializable, so that a host can hand it to a worker (the
+/// app's Web Workers get it instead of the whole dataset).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ExperimentData {
     pub classes: u8,
     pub rows: usize,

@@ -14,7 +14,7 @@ use crate::Config;
 use crate::data::Dataset;
 use crate::experiment::{attack_report, pool_scores, shadow_keep, shadow_trainer};
 use crate::experiment_data::{DeviceData, ExperimentData};
-use crate::report::{ModelRun, Report};
+use crate::report::{AttackReport, ModelRun, Readout, Report};
 use crate::train::Trainer;
 
 /// Which model of an experiment a job trains. `variant` indexes `Config::variants()`.
@@ -98,18 +98,41 @@ pub async fn run_job(
     backend: &str,
     clock: impl Fn() -> f64,
 ) -> Result<JobResult, String> {
+    let data = ExperimentData::build(&job.config, dataset, other)?;
+    run_job_on(job, &data, device, backend, clock, |_| {}).await
+}
+
+/// Where a job stands after one of its training steps (or its epoch-0 measurement).
+#[derive(Clone, Debug, PartialEq)]
+pub struct JobProgress {
+    pub steps_done: usize,
+    pub steps_total: usize,
+    /// What a target model's unit measured (a live read-out, an epoch's record), when it did.
+    pub readout: Option<Readout>,
+}
+
+/// Trains one job's model to the end on data already built (`ExperimentData::build` of the job's
+/// config), calling `on_progress` after every step: a host that runs jobs in parallel (the page's
+/// Web Workers) shows the curves of its target models from these read-outs while they train.
+pub async fn run_job_on(
+    job: &Job,
+    data: &ExperimentData,
+    device: &Device,
+    backend: &str,
+    clock: impl Fn() -> f64,
+    mut on_progress: impl FnMut(JobProgress),
+) -> Result<JobResult, String> {
     let started = clock();
     let config = &job.config;
-    let data = ExperimentData::build(config, dataset, other)?;
-    let device_data = DeviceData::new(&data, device);
+    let device_data = DeviceData::new(data, device);
     let output = match job.role {
         Role::Target { variant } => {
             let of = config.variants()[variant];
-            let mut t = Trainer::new(config, of, &data, &device_data, data.members(), config.seed);
+            let mut t = Trainer::new(config, of, data, &device_data, data.members(), config.seed);
             let mut run = ModelRun::new(of.batch_norm());
-            match train_target(&mut t, &data, &mut run).await {
+            match train_target(&mut t, data, &mut run, &mut on_progress).await {
                 Ok(()) => {
-                    let s = pool_scores(t.model(), &data, &device_data).await?;
+                    let s = pool_scores(t.model(), data, &device_data).await?;
                     JobOutput::Target { run, loss: s.loss, phi: s.phi }
                 }
                 Err(e) => {
@@ -121,9 +144,9 @@ pub async fn run_job(
         Role::Shadow { variant, k } => {
             let of = config.variants()[variant];
             let keep = shadow_keep(config, data.pool.labels.len());
-            let mut t = shadow_trainer(config, of, variant, k, &keep[k], &data, &device_data);
-            let phi = match train_shadow(&mut t).await {
-                Ok(()) => Some(pool_scores(t.model(), &data, &device_data).await?.phi),
+            let mut t = shadow_trainer(config, of, variant, k, &keep[k], data, &device_data);
+            let phi = match train_shadow(&mut t, &mut on_progress).await {
+                Ok(()) => Some(pool_scores(t.model(), data, &device_data).await?.phi),
                 Err(_) => None,
             };
             JobOutput::Shadow { phi }
@@ -132,23 +155,63 @@ pub async fn run_job(
     Ok(JobResult { key: job.key(), job: job.clone(), backend: backend.to_string(), seconds: clock() - started, output })
 }
 
-async fn train_target(t: &mut Trainer, data: &ExperimentData, run: &mut ModelRun) -> Result<(), String> {
-    run.record(t.start_target(data).await.map_err(|e| e.to_string())?);
+/// The training steps a job takes (`keep`: [`shadow_keep`] of its config, for shadow models).
+pub fn job_steps(job: &Job, data: &ExperimentData, keep: &[Vec<bool>]) -> usize {
+    let c = &job.config;
+    let trained = match job.role {
+        Role::Target { .. } => data.members().len(),
+        Role::Shadow { k, .. } => keep.get(k).map_or(0, |kk| kk.iter().filter(|&&x| x).count()),
+    };
+    (trained / c.batch_size).max(1) * c.epochs
+}
+
+async fn train_target(
+    t: &mut Trainer,
+    data: &ExperimentData,
+    run: &mut ModelRun,
+    on_progress: &mut impl FnMut(JobProgress),
+) -> Result<(), String> {
+    let readout = t.start_target(data).await.map_err(|e| e.to_string())?;
+    run.record(readout.clone());
+    on_progress(JobProgress { steps_done: 0, steps_total: t.total_steps(), readout: Some(readout) });
     while !t.finished() {
         let (_, readout) = t.target_step(data).await.map_err(|e| e.to_string())?;
-        run.record(readout);
+        let measured = readout != Readout::default();
+        run.record(readout.clone());
+        on_progress(JobProgress { steps_done: t.steps_done(), steps_total: t.total_steps(), readout: measured.then_some(readout) });
     }
     Ok(())
 }
 
-async fn train_shadow(t: &mut Trainer) -> Result<(), String> {
+async fn train_shadow(t: &mut Trainer, on_progress: &mut impl FnMut(JobProgress)) -> Result<(), String> {
     while !t.finished() {
         let info = t.step().await.map_err(|e| e.to_string())?;
         if info.epoch_done {
             t.end_epoch_unmeasured().await.map_err(|e| e.to_string())?;
         }
+        on_progress(JobProgress { steps_done: t.steps_done(), steps_total: t.total_steps(), readout: None });
     }
     Ok(())
+}
+
+/// The attack on one model from its job's output and the φ its shadow models gave (`None` for one
+/// that diverged; `keep[k]`: shadow `k`'s members). `None` when there is nothing to attack (the
+/// model failed, or the attack is off).
+pub fn attack_of(
+    config: &Config,
+    data: &ExperimentData,
+    keep: &[Vec<bool>],
+    target: &JobOutput,
+    shadow_phi: &[Option<Vec<f64>>],
+) -> Option<Result<AttackReport, String>> {
+    let JobOutput::Target { run, loss, phi } = target else {
+        return Some(Err("not a target model's output".into()));
+    };
+    if run.error.is_some() || config.shadow_models < 2 {
+        return None;
+    }
+    let scores = crate::attack::Scores { confidence: loss.iter().map(|l| (-l).exp()).collect(), loss: loss.clone(), phi: phi.clone() };
+    Some(attack_report(config, data, &scores, keep, shadow_phi))
 }
 
 /// Why a report could not be assembled.
@@ -196,12 +259,12 @@ pub fn assemble<'a>(
     for (v, _) in variants.iter().enumerate() {
         let target = find(&Job { config: config.clone(), role: Role::Target { variant: v } }.key()).expect("checked");
         backend.clone_from(&target.backend);
-        let JobOutput::Target { run, loss, phi } = &target.output else {
+        let JobOutput::Target { run, .. } = &target.output else {
             return Err(AssembleError::Data(format!("job {} is not a target", target.key)));
         };
         let mut run = run.clone();
-        if run.error.is_none() && config.shadow_models >= 2 {
-            let shadow_phi: Vec<Option<Vec<f64>>> = (0..config.shadow_models)
+        let shadow_phi: Vec<Option<Vec<f64>>> = if run.error.is_none() && config.shadow_models >= 2 {
+            (0..config.shadow_models)
                 .map(|k| {
                     let r = find(&Job { config: config.clone(), role: Role::Shadow { variant: v, k } }.key()).expect("checked");
                     match &r.output {
@@ -209,13 +272,14 @@ pub fn assemble<'a>(
                         JobOutput::Target { .. } => None,
                     }
                 })
-                .collect();
-            let scores =
-                crate::attack::Scores { confidence: loss.iter().map(|l| (-l).exp()).collect(), loss: loss.clone(), phi: phi.clone() };
-            match attack_report(config, &data, &scores, &keep, &shadow_phi) {
-                Ok(a) => run.attack = Some(a),
-                Err(e) => run.attack_error = Some(e),
-            }
+                .collect()
+        } else {
+            Vec::new()
+        };
+        match attack_of(config, &data, &keep, &target.output, &shadow_phi) {
+            Some(Ok(a)) => run.attack = Some(a),
+            Some(Err(e)) => run.attack_error = Some(e),
+            None => {}
         }
         runs.push(run);
     }

@@ -20,6 +20,7 @@
 pub mod attack;
 pub mod backend;
 pub mod bench;
+pub mod board;
 pub mod config;
 pub mod driver;
 pub mod experiment;

@@ -137,7 +137,7 @@ pub struct LivePoint {
 
 /// What one unit of a target model's training measured: a live read-out when one was due, the
 /// epoch's record when the unit ended an epoch.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Readout {
     pub live: Option<LivePoint>,
     pub epoch: Option<EpochRecord>,

@@ -56,6 +56,53 @@ fn jobs_and_the_experiment_give_the_same_report() {
     assert!(err.to_string().contains("1 job"), "{err}");
 }
 
+/// The page's path: a `Board` hands out the jobs as parallel workers would (here the two targets
+/// interleaved, then the rest in turn), its report grows from the read-outs while the targets
+/// train, and ends equal to the steppable experiment's — through JSON, as the workers' messages are.
+#[test]
+fn the_board_gives_the_experiments_report() {
+    use spotlight_core::board::{Board, Task};
+    let config = tiny();
+    let ds = common::load(config.dataset);
+    let device = Device::flex();
+    let direct = pollster::block_on(driver::run(&config, &ds, None, &device, "flex", |_| {})).unwrap();
+    let data = ExperimentData::build(&config, &ds, None).unwrap();
+    let data: ExperimentData = serde_json::from_str(&serde_json::to_string(&data).unwrap()).unwrap();
+    let keep = spotlight_core::experiment::shadow_keep(&config, data.pool.labels.len());
+    let mut board = Board::new(&config, &data, "flex", 0.0);
+    let (mut live_seen, mut tasks) = (0, 0);
+    while !board.finished() {
+        let task = board.next_task().expect("a task is ready while the board is not finished");
+        tasks += 1;
+        match task {
+            Task::Train { index, job } => {
+                let mut progress = Vec::new();
+                let r = pollster::block_on(jobs::run_job_on(&job, &data, &device, "flex", || 0.0, |p| progress.push(p))).unwrap();
+                let r: JobResult = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
+                assert_eq!(progress.last().map(|p| p.steps_done), progress.last().map(|p| p.steps_total), "{}", job.describe());
+                for p in progress {
+                    board.progress(index, p.steps_done, p.readout);
+                }
+                if matches!(job.role, jobs::Role::Target { .. }) {
+                    // The live curve is on the board before the job's result.
+                    live_seen += board.report().runs.iter().map(|r| r.live.len()).sum::<usize>();
+                }
+                board.job_done(index, Ok(r), 1.0);
+            }
+            Task::Attack { variant, target, shadow_phi } => {
+                assert_eq!(shadow_phi.len(), config.shadow_models);
+                let a = jobs::attack_of(&config, &data, &keep, &target, &shadow_phi).expect("attacked");
+                board.attack_done(variant, a);
+            }
+        }
+    }
+    assert_eq!(tasks, 2 + 2 * 3 + 2, "8 jobs and 2 attacks");
+    assert!(live_seen > 0, "no live read-outs before the targets ended");
+    assert_eq!(board.fraction(), 1.0);
+    assert_eq!(board.report().runs, direct.runs);
+    assert_eq!(board.describe(), "done");
+}
+
 #[test]
 fn flips_are_exact_among_the_members() {
     let config = Config { train_size: 1000, label_noise: 0.05, shadow_models: 2, ..tiny() };

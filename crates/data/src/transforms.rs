@@ -103,7 +103,7 @@ pub fn inject_ood_at(
 }
 
 /// A training set after corruption.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Corrupted {
     pub images: Vec<u8>,
     /// The labels the model is trained on.
