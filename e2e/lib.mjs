@@ -11,13 +11,14 @@ import zlib from 'node:zlib';
  *  127.0.0.1; anything outside it is a 404, and its path is kept in `outside`. Returns
  *  { base, serve, outside, close }; `serve` holds switches: `slowData` sends the datasets at
  *  ~10 MB/s in small chunks, `failData` answers them with HTTP 503, `gzipEncoding` sends them with
- *  `Content-Encoding: gzip` (the browser unpacks them), `data` (bytes) replaces MNIST's asset.
+ *  `Content-Encoding: gzip` (the browser unpacks them), `data` (bytes) replaces MNIST's asset,
+ *  `failWorker` answers the training workers' script with a 404.
  *  `more` serves other folders on the same origin, each under its own prefix: `{ '/tfjs/': dir }`
  *  (the TF.js peer of the benchmark); their URLs are in `bases` (`bases['/tfjs/']`). */
 export async function startServer(dist, prefix = '/spotlight/', more = {}) {
   const types = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.gz': 'application/octet-stream', '.json': 'application/json' };
   const roots = [[prefix, dist], ...Object.entries(more).map(([pre, dir]) => [pre, path.resolve(dir)])];
-  const serve = { slowData: false, failData: false, gzipEncoding: false, data: null };
+  const serve = { slowData: false, failData: false, gzipEncoding: false, data: null, failWorker: false };
   const outside = [];
   const server = http.createServer((req, res) => {
     const u = new URL(req.url, 'http://x');
@@ -27,7 +28,7 @@ export async function startServer(dist, prefix = '/spotlight/', more = {}) {
     let p = path.join(root, decodeURIComponent(u.pathname.slice(pre.length)));
     if (!p.startsWith(root)) { res.writeHead(403); return res.end(); }
     if (fs.existsSync(p) && fs.statSync(p).isDirectory()) p = path.join(p, 'index.html');
-    if (!fs.existsSync(p)) { res.writeHead(404); return res.end('not found'); }
+    if (!fs.existsSync(p) || (serve.failWorker && p.endsWith('spotlight-worker.js'))) { res.writeHead(404); return res.end('not found'); }
     const data = p.endsWith('.spds.gz');
     if (data && serve.failData) { res.writeHead(503, 'Service Unavailable'); return res.end('down'); }
     const bytes = data && serve.data && p.endsWith('mnist.spds.gz') ? serve.data : null;

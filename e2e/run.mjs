@@ -100,6 +100,9 @@ const tests = [
     const page = await open(`?backend=cpu&run=1&${tiny}`);
     await page.waitForFunction(() => /samples\/s/.test(document.querySelector('#progress-text')?.textContent || ''), null, { timeout: 120000 });
     await page.screenshot({ path: path.join(shots, 'training.png'), fullPage: false });
+    // The models train in Web Workers (two or more), the page only draws.
+    const during = await page.evaluate(() => ({ text: document.querySelector('#progress-text').textContent, workers: window.spotlightWorkers() }));
+    if (!/\(\d+ workers\)/.test(during.text) || !(during.workers >= 2)) throw new Error('not in workers: ' + JSON.stringify(during));
     await waitDone(page);
     const banner = await page.textContent('#backend-banner');
     if (!/^Training on CPU/.test(banner)) throw new Error('banner: ' + banner);
@@ -110,7 +113,7 @@ const tests = [
     if (page.errors.length) throw new Error(page.errors.join('\n'));
     await page.close();
     // Reported, not asserted (speed lives in benchmarks): how long the page held the main thread.
-    return `AUC ${v.auc.join(', ')}; main thread: ${lt.count} long tasks (> 50 ms), longest ${lt.maxMs.toFixed(0)} ms`;
+    return `AUC ${v.auc.join(', ')}; ${during.workers} workers; main thread: ${lt.count} long tasks (> 50 ms), longest ${lt.maxMs.toFixed(0)} ms`;
   }],
   ['the curves move within an epoch: live read-outs drawn before the first epoch ends', async () => {
     // 2,000 members in batches of 50: 40 steps an epoch, a live read-out every 10 steps.
@@ -344,8 +347,27 @@ const tests = [
     await page.waitForFunction(() => /Cancelled/.test(document.querySelector('#progress-text')?.textContent || ''), null, { timeout: 10000 });
     const dt = (Date.now() - t) / 1000;
     if (!(await page.isEnabled('#run'))) throw new Error('Run is not enabled after cancel');
+    // Every training worker is terminated.
+    const left = await page.evaluate(() => window.spotlightWorkers());
+    if (left !== 0) throw new Error(`${left} workers still alive after Cancel`);
     await page.close();
-    return `stopped in ${dt.toFixed(1)} s`;
+    return `stopped in ${dt.toFixed(1)} s, no worker left`;
+  }],
+  ['a training worker that cannot start is reported on the page, not only in the console', async () => {
+    serve.failWorker = true;
+    try {
+      const page = await open(`?backend=cpu&run=1&${tiny}`);
+      await page.waitForFunction(() => /Error|done in/.test(document.querySelector('#progress-text')?.textContent || ''), null, { timeout: 60000 });
+      const text = await page.textContent('#progress-text');
+      if (!/^Error: a training worker failed/.test(text)) throw new Error('progress: ' + text);
+      if (!(await page.isEnabled('#run'))) throw new Error('Run is not enabled after the failure');
+      const left = await page.evaluate(() => window.spotlightWorkers());
+      if (left !== 0) throw new Error(`${left} workers still alive`);
+      await page.close();
+      return text.slice(0, 120);
+    } finally {
+      serve.failWorker = false;
+    }
   }],
   ['a dataset sent with Content-Encoding: gzip (the browser unpacks it) loads and runs', async () => {
     serve.gzipEncoding = true;

@@ -7,10 +7,12 @@
 
 mod backend;
 mod datasets;
+mod pool;
 mod session;
 mod state;
 mod views;
 mod web;
+mod worker;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -63,15 +65,14 @@ fn App() -> impl IntoView {
 }
 
 /// Exposes, for the browser tests: `window.spotlightMemoryBytes()`, the size of the wasm linear
-/// memory (repeated runs must not grow it without bound), `spotlightGpuMemory()`, and
+/// memories, the page's and its live workers' (repeated runs must not grow it without bound),
+/// `spotlightWorkers()`, how many training workers are alive, `spotlightGpuMemory()`, and
 /// `spotlightPanic(text)`, a panic in the wasm (the page must show that it crashed).
 fn expose_memory_probe(backend: LocalResource<Backend>) {
+    use wasm_bindgen::JsValue;
     use wasm_bindgen::closure::Closure;
-    use wasm_bindgen::{JsCast, JsValue};
-    let probe = Closure::<dyn Fn() -> f64>::new(|| {
-        let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
-        memory.buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length() as f64
-    });
+    // The page's own memory and its training workers' (as they last reported it).
+    let probe = Closure::<dyn Fn() -> f64>::new(|| web::memory_bytes() + pool::workers_memory());
     // What burn's GPU allocator holds (the page's WebGPU device; null on the CPU).
     let gpu = Closure::<dyn Fn() -> JsValue>::new(move || {
         let usage = backend.get_untracked().filter(|be| be.gpu).and_then(|be| be.device.memory_pool_usage());
@@ -86,15 +87,18 @@ fn expose_memory_probe(backend: LocalResource<Backend>) {
             }
         }
     });
+    let workers = Closure::<dyn Fn() -> f64>::new(|| pool::live_workers() as f64);
     let panic = Closure::<dyn Fn(String)>::new(|text: String| panic!("{text}"));
     if let Some(w) = web_sys::window() {
         let _ = js_sys::Reflect::set(&w, &"spotlightMemoryBytes".into(), probe.as_ref());
         let _ = js_sys::Reflect::set(&w, &"spotlightGpuMemory".into(), gpu.as_ref());
         let _ = js_sys::Reflect::set(&w, &"spotlightPanic".into(), panic.as_ref());
+        let _ = js_sys::Reflect::set(&w, &"spotlightWorkers".into(), workers.as_ref());
     }
     probe.forget();
     gpu.forget();
     panic.forget();
+    workers.forget();
 }
 
 // Static constructors (cubecl registers its kernels through `inventory`). Without an explicit call
@@ -113,6 +117,11 @@ fn main() {
     #[allow(unsafe_code)]
     unsafe {
         __wasm_call_ctors();
+    }
+    // The same module runs the page and its training workers (`pool.rs`, `worker.rs`).
+    if web::in_worker() {
+        worker::serve();
+        return;
     }
     web::install_crash_handlers();
     spotlight_core::yielder::install(|| Box::pin(web::yield_now()));

@@ -7,14 +7,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use leptos::prelude::*;
 use spotlight_core::Variant;
 use spotlight_core::backend::BackendName;
-use spotlight_core::bench::{self, BenchReport, ComparisonTime};
+use spotlight_core::bench::{self, BenchReport, ComparisonTime, PhaseTimes};
 use spotlight_core::config::{Config, DatasetName, OodSourceName};
 use spotlight_core::driver::{self, Ending};
 use spotlight_core::experiment::{Experiment, Phase};
+use spotlight_core::experiment_data::ExperimentData;
 
 use crate::backend::Backend;
 use crate::state::{Activity, Bar, Ui};
-use crate::{datasets, web};
+use crate::{datasets, pool, web};
 
 /// Timed training steps per model and backend in the benchmark (after the warm-up).
 const BENCH_STEPS: usize = 10;
@@ -23,6 +24,8 @@ const BENCH_STEPS: usize = 10;
 /// when cancelled) once it has started training.
 pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<ComparisonTime> {
     let be = ui.backend.await;
+    // Training workers (0: on the page's thread).
+    let mut workers = 0;
     let ds = match datasets::load(config.dataset, ui).await {
         Ok(d) => d,
         Err(e) => {
@@ -41,49 +44,37 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
     } else {
         None
     };
-    let mut exp = match Experiment::new(&config, &ds, other.as_deref(), &be.device, &be.label) {
-        Ok(e) => e,
-        Err(e) => {
-            ui.activity.set(Activity::Failed(e));
-            return None;
-        }
-    };
-    ui.activity.set(Activity::Training);
-    ui.report.set(Some(exp.report()));
-    web::mark("spotlight-run-start");
-    let mut first_step_drawn = false;
-    let clock = || web::now_ms() / 1000.0;
-    let (mut last_draw, mut last_report) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
     // A lost GPU device stops the run: every later step on it would fail.
     let stop = || cancel.load(Ordering::Relaxed) || (be.gpu && ui.gpu_lost.with_untracked(Option::is_some));
-    let (ending, times) = driver::drive(&mut exp, &clock, &stop, |exp, pace| {
-        let p = &pace.progress;
-        // The bar at most ten times a second while training; every epoch's end and every later unit.
-        if pace.elapsed_s - last_draw > 0.1 || p.epoch_finished || p.phase != Phase::Targets {
-            last_draw = pace.elapsed_s;
-            ui.bar.set(Bar {
-                fraction: pace.fraction,
-                text: p.describe(),
-                samples_per_s: pace.samples_per_s,
-                eta_s: pace.eta_s,
-                elapsed_s: pace.elapsed_s,
-            });
-        }
-        // The report (and so the charts) at every epoch's end, and at live read-outs at most four
-        // times a second.
-        if p.epoch_finished || p.phase == Phase::Done || (p.measured && pace.elapsed_s - last_report > 0.25) {
-            last_report = pace.elapsed_s;
-            ui.report.set(Some(exp.report()));
-            // The first read-out after a training step (epoch 0's come before any).
-            if !first_step_drawn && p.measured && pace.progress.steps_done > 0 {
-                first_step_drawn = true;
-                web::mark("spotlight-first-live-point");
+    // On the CPU the models train in Web Workers, the page only draws; WebGPU stays on the page.
+    let (ending, times, report, failure) = if be.gpu {
+        let mut exp = match Experiment::new(&config, &ds, other.as_deref(), &be.device, &be.label) {
+            Ok(e) => e,
+            Err(e) => {
+                ui.activity.set(Activity::Failed(e));
+                return None;
             }
-        }
-    })
-    .await;
+        };
+        ui.activity.set(Activity::Training);
+        ui.report.set(Some(exp.report()));
+        web::mark("spotlight-run-start");
+        let (ending, times) = drive_here(&mut exp, ui, &stop).await;
+        (ending, times, exp.report(), None)
+    } else {
+        let data = match ExperimentData::build(&config, &ds, other.as_deref()) {
+            Ok(d) => d,
+            Err(e) => {
+                ui.activity.set(Activity::Failed(e));
+                return None;
+            }
+        };
+        ui.activity.set(Activity::Training);
+        web::mark("spotlight-run-start");
+        let o = pool::run(&config, &data, &be.label, ui, &stop).await;
+        workers = o.workers;
+        (o.ending, o.times, o.report, o.failure)
+    };
     let finished = ending == Ending::Finished;
-    let report = exp.report();
     let failures = report.failures();
     // A destroyed or lost device makes the models' next steps fail before the browser delivers its
     // `lost` event (seen here up to 0.83 s after `destroy()`, the main thread busy): a GPU run that
@@ -108,6 +99,9 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
         ui.report.set(Some(report));
     }
     ui.activity.set(match (finished, ui.gpu_lost.get_untracked()) {
+        (_, _) if failure.is_some() => {
+            Activity::Failed(format!("{}; what was measured until then is kept below", failure.unwrap_or_default()))
+        }
         (_, Some(why)) if be.gpu => Activity::Failed(format!(
             "the GPU device was lost during the run ({why}); what was measured is kept below, and the next run uses the CPU"
         )),
@@ -122,7 +116,40 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
         (false, _) => Activity::Cancelled,
     });
     ui.times.set(Some(times.clone()));
-    Some(ComparisonTime { backend: be.label.clone(), config: config.clone(), times, finished })
+    Some(ComparisonTime { backend: be.label.clone(), config: config.clone(), times, finished, workers })
+}
+
+/// Drives the experiment on the page's own thread (WebGPU), drawing between units of work.
+async fn drive_here(exp: &mut Experiment, ui: Ui, stop: &dyn Fn() -> bool) -> (Ending, PhaseTimes) {
+    let mut first_step_drawn = false;
+    let clock = || web::now_ms() / 1000.0;
+    let (mut last_draw, mut last_report) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+    driver::drive(exp, &clock, stop, |exp, pace| {
+        let p = &pace.progress;
+        // The bar at most ten times a second while training; every epoch's end and every later unit.
+        if pace.elapsed_s - last_draw > 0.1 || p.epoch_finished || p.phase != Phase::Targets {
+            last_draw = pace.elapsed_s;
+            ui.bar.set(Bar {
+                fraction: pace.fraction,
+                text: p.describe(),
+                samples_per_s: pace.samples_per_s,
+                eta_s: pace.eta_s,
+                elapsed_s: pace.elapsed_s,
+            });
+        }
+        // The report (and so the charts) at every epoch's end, and at live read-outs at most four
+        // times a second.
+        if p.epoch_finished || p.phase == Phase::Done || (p.measured && pace.elapsed_s - last_report > 0.25) {
+            last_report = pace.elapsed_s;
+            ui.report.set(Some(exp.report()));
+            // The first read-out after a training step (epoch 0's come before any).
+            if !first_step_drawn && p.measured && pace.progress.steps_done > 0 {
+                first_step_drawn = true;
+                web::mark("spotlight-first-live-point");
+            }
+        }
+    })
+    .await
 }
 
 /// Train samples/s for each model on every backend this page has (WebGPU if it runs, then the CPU

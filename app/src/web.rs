@@ -106,17 +106,38 @@ pub async fn yield_now() {
     sleep_ms(0).await;
 }
 
-/// Resolves after `ms` milliseconds (a `setTimeout`), the browser free meanwhile.
+/// Resolves after `ms` milliseconds (a `setTimeout`), the browser free meanwhile. Works on the
+/// page and in a Web Worker.
 pub async fn sleep_ms(ms: i32) {
     let p = Promise::new(&mut |resolve, _| {
-        let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+        set_timeout(&resolve, ms);
     });
     let _ = JsFuture::from(p).await;
 }
 
-/// `performance.now()` in ms.
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    // The global `setTimeout` and `performance`, the same on the page and in a worker.
+    #[wasm_bindgen(js_name = setTimeout)]
+    fn set_timeout(handler: &js_sys::Function, ms: i32) -> JsValue;
+    #[wasm_bindgen(thread_local_v2, js_name = performance)]
+    static PERFORMANCE: web_sys::Performance;
+}
+
+/// `performance.now()` in ms (on the page or in a worker).
 pub fn now_ms() -> f64 {
-    window().performance().map_or(0.0, |p| p.now())
+    PERFORMANCE.with(web_sys::Performance::now)
+}
+
+/// Whether this code runs in a dedicated Web Worker (not on the page).
+pub fn in_worker() -> bool {
+    js_sys::global().is_instance_of::<web_sys::DedicatedWorkerGlobalScope>()
+}
+
+/// The memory of this wasm instance, in bytes.
+pub fn memory_bytes() -> f64 {
+    let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+    memory.buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length() as f64
 }
 
 /// Leaves a named mark on the page's performance timeline (for the browser benchmark: when a run

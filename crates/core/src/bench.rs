@@ -191,6 +191,9 @@ pub struct ComparisonTime {
     pub times: PhaseTimes,
     /// Whether it ran to its end (false: cancelled or failed, times up to then).
     pub finished: bool,
+    /// Web Workers that trained in parallel (0: one thread, the page's or the CLI's).
+    #[serde(default)]
+    pub workers: usize,
 }
 
 impl BenchReport {

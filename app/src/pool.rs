@@ -1,0 +1,240 @@
+//! Training off the page's thread: a pool of dedicated Web Workers, each running this same wasm
+//! module (`worker.rs`), fed by the core's [`Board`] — the target models side by side, then the
+//! shadow models as workers come free, then the attacks. The page only draws: it reads the
+//! workers' messages a few times a second. Cancel (and the end of a run) terminates every worker.
+//!
+//! The plumbing is `web_sys::Worker` and JSON messages (serde). gloo-worker was evaluated: its
+//! bridge cannot terminate a busy worker (Cancel would wait for the step to end and for the worker
+//! to read a message it never reads while training) and it reports no worker error to the page.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+use leptos::prelude::*;
+use spotlight_core::bench::PhaseTimes;
+use spotlight_core::board::{Board, Task};
+use spotlight_core::config::Config;
+use spotlight_core::driver::Ending;
+use spotlight_core::experiment_data::ExperimentData;
+use spotlight_core::report::Report;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+
+use crate::state::{Bar, Ui};
+use crate::web;
+use crate::worker::{FromWorker, ToWorker, data_parts};
+
+/// The script that starts a worker (copied next to the page by trunk; relative, so the page
+/// works under a sub-path).
+const WORKER_SCRIPT: &str = "./spotlight-worker.js";
+
+thread_local! {
+    // The wasm memory each live worker last reported (for the page's memory probe).
+    static MEMORY: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The live workers' wasm memory, in bytes, as they last reported it.
+pub fn workers_memory() -> f64 {
+    MEMORY.with(|m| m.borrow().iter().sum())
+}
+
+/// How many training workers are alive now.
+pub fn live_workers() -> usize {
+    MEMORY.with(|m| m.borrow().len())
+}
+
+/// How many workers a run gets: one per logical core the browser reports, at least two (the two
+/// target models side by side), at most eight, and no more than it has jobs.
+pub fn worker_count(jobs: usize) -> usize {
+    let cores = web_sys::window().map_or(2.0, |w| w.navigator().hardware_concurrency());
+    (cores as usize).clamp(2, 8).min(jobs.max(1))
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Slot {
+    Starting,
+    Idle,
+    Busy,
+}
+
+/// The workers of one run; dropping it terminates them.
+struct Pool {
+    workers: Vec<Worker>,
+    inbox: Rc<RefCell<VecDeque<(usize, FromWorker)>>>,
+    _handlers: Vec<Closure<dyn Fn(JsValue)>>,
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        for w in &self.workers {
+            w.terminate();
+        }
+        MEMORY.with(|m| m.borrow_mut().clear());
+    }
+}
+
+impl Pool {
+    fn spawn(n: usize) -> Result<Self, String> {
+        let glue = glue_url()?;
+        let inbox: Rc<RefCell<VecDeque<(usize, FromWorker)>>> = Rc::default();
+        let opts = WorkerOptions::new();
+        opts.set_type(WorkerType::Module);
+        let mut pool = Self { workers: Vec::new(), inbox: inbox.clone(), _handlers: Vec::new() };
+        MEMORY.with(|m| *m.borrow_mut() = vec![0.0; n]);
+        for i in 0..n {
+            let w = Worker::new_with_options(WORKER_SCRIPT, &opts).map_err(|e| format!("a Web Worker could not start: {e:?}"))?;
+            let inbox_msg = inbox.clone();
+            let on_message = Closure::<dyn Fn(JsValue)>::new(move |e: JsValue| {
+                let data = e.unchecked_into::<MessageEvent>().data();
+                let msg = data
+                    .as_string()
+                    .and_then(|t| serde_json::from_str(&t).ok())
+                    .unwrap_or_else(|| FromWorker::Failed(format!("a worker sent a message the page cannot read: {data:?}")));
+                inbox_msg.borrow_mut().push_back((i, msg));
+            });
+            let inbox_err = inbox.clone();
+            // An error that escapes the worker (a trap in its wasm, a script that did not load).
+            let on_error = Closure::<dyn Fn(JsValue)>::new(move |e: JsValue| {
+                let text = js_sys::Reflect::get(&e, &"message".into()).ok().and_then(|m| m.as_string());
+                let text = text.filter(|t| !t.is_empty()).unwrap_or_else(|| "the worker's script failed to load or run".into());
+                inbox_err.borrow_mut().push_back((i, FromWorker::Failed(format!("a training worker failed: {text}"))));
+            });
+            w.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+            w.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+            w.set_onmessageerror(Some(on_error.as_ref().unchecked_ref()));
+            // The first message: where the module's JS is, and the module the page compiled.
+            let init = js_sys::Array::of2(&glue.clone().into(), &wasm_bindgen::module());
+            w.post_message(&init).map_err(|e| format!("a Web Worker could not be started: {e:?}"))?;
+            pool.workers.push(w);
+            pool._handlers.extend([on_message, on_error]);
+        }
+        Ok(pool)
+    }
+
+    fn post(&self, i: usize, msg: &ToWorker) -> Result<(), String> {
+        let text = serde_json::to_string(msg).map_err(|e| e.to_string())?;
+        self.workers[i].post_message(&text.into()).map_err(|e| format!("{e:?}"))
+    }
+
+    fn post_data(&self, i: usize, data: &ExperimentData) -> Result<(), String> {
+        let (json, pool, test) = data_parts(data);
+        let parts = js_sys::Array::of3(&json.into(), &js_sys::Uint8Array::from(pool), &js_sys::Uint8Array::from(test));
+        self.workers[i].post_message(&parts).map_err(|e| format!("{e:?}"))
+    }
+}
+
+/// The URL of the page's wasm-bindgen JS (trunk preloads it with a `modulepreload` link).
+fn glue_url() -> Result<String, String> {
+    let doc = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+    let link = doc
+        .query_selector("link[rel=modulepreload][href$='.js']")
+        .ok()
+        .flatten()
+        .and_then(|l| l.get_attribute("href"))
+        .ok_or("the page does not name its module (no modulepreload link)")?;
+    let base = doc.base_uri().ok().flatten().unwrap_or_default();
+    web_sys::Url::new_with_base(&link, &base).map(|u| u.href()).map_err(|e| format!("{e:?}"))
+}
+
+/// How a run in the workers ended: its ending, wall time by phase, report, and the failure that
+/// stopped it, if one did (what was measured until then is in the report).
+pub struct Outcome {
+    pub ending: Ending,
+    pub times: PhaseTimes,
+    pub report: Report,
+    pub failure: Option<String>,
+    pub workers: usize,
+}
+
+/// Runs `config`'s experiment on `data` in a pool of workers on the CPU backend, showing its
+/// progress and its report as they come; `stop()` is asked a few times a second.
+pub async fn run(config: &Config, data: &ExperimentData, backend: &str, ui: Ui, stop: impl Fn() -> bool) -> Outcome {
+    let clock = || web::now_ms() / 1000.0;
+    let started = clock();
+    let mut board = Board::new(config, data, backend, started);
+    let n = worker_count(board.jobs().len());
+    let outcome =
+        |board: &Board, ending, failure| Outcome { ending, times: board.times(clock()), report: board.report(), failure, workers: n };
+    let pool = match Pool::spawn(n) {
+        Ok(p) => p,
+        Err(e) => return outcome(&board, Ending::Cancelled, Some(e)),
+    };
+    let mut slots = vec![Slot::Starting; n];
+    let (mut last_report, mut changed, mut first_live) = (f64::NEG_INFINITY, false, false);
+    let batch = config.batch_size as f64;
+    loop {
+        if stop() {
+            return outcome(&board, Ending::Cancelled, None);
+        }
+        let now = clock();
+        let messages: Vec<(usize, FromWorker)> = pool.inbox.borrow_mut().drain(..).collect();
+        for (i, msg) in messages {
+            match msg {
+                FromWorker::Ready => {
+                    if let Err(e) = pool.post_data(i, data) {
+                        return outcome(&board, Ending::Cancelled, Some(format!("the data could not be sent to a worker: {e}")));
+                    }
+                    slots[i] = Slot::Idle;
+                }
+                FromWorker::Progress { index, steps_done, readout, memory } => {
+                    let live = readout.is_some();
+                    board.progress(index, steps_done, readout);
+                    changed |= live;
+                    if live && steps_done > 0 && !first_live {
+                        first_live = true;
+                        web::mark("spotlight-first-live-point");
+                    }
+                    MEMORY.with(|m| m.borrow_mut()[i] = memory);
+                }
+                FromWorker::Trained { index, result, memory } => {
+                    board.job_done(index, result, now);
+                    MEMORY.with(|m| m.borrow_mut()[i] = memory);
+                    (slots[i], changed) = (Slot::Idle, true);
+                }
+                FromWorker::Attacked { variant, result } => {
+                    board.attack_done(variant, result);
+                    (slots[i], changed) = (Slot::Idle, true);
+                }
+                FromWorker::Failed(why) => return outcome(&board, Ending::Cancelled, Some(why)),
+            }
+        }
+        for (i, slot) in slots.iter_mut().enumerate() {
+            if *slot != Slot::Idle {
+                continue;
+            }
+            let Some(task) = board.next_task() else { break };
+            let msg = match task {
+                Task::Train { index, job } => ToWorker::Train { index, job, backend: backend.to_string() },
+                Task::Attack { variant, target, shadow_phi } => ToWorker::Attack { variant, config: config.clone(), target, shadow_phi },
+            };
+            if let Err(e) = pool.post(i, &msg) {
+                return outcome(&board, Ending::Cancelled, Some(format!("a task could not be sent to a worker: {e}")));
+            }
+            *slot = Slot::Busy;
+        }
+        let elapsed = now - started;
+        let fraction = board.fraction();
+        ui.bar.set(Bar {
+            fraction,
+            text: format!("{} ({n} workers)", board.describe()),
+            samples_per_s: board.steps_done() as f64 * batch / elapsed.max(1e-3),
+            eta_s: if fraction > 0.0 { elapsed * (1.0 - fraction) / fraction } else { 0.0 },
+            elapsed_s: elapsed,
+        });
+        // The charts at most four times a second, when something was measured.
+        if changed && now - last_report > 0.25 {
+            (last_report, changed) = (now, false);
+            ui.report.set(Some(board.report()));
+        }
+        if board.finished() {
+            ui.report.set(Some(board.report()));
+            return outcome(&board, Ending::Finished, None);
+        }
+        if board.running() == 0 && slots.iter().all(|s| *s == Slot::Idle) {
+            return outcome(&board, Ending::Cancelled, Some("the run has tasks left but none can start (a bug)".into()));
+        }
+        web::sleep_ms(50).await;
+    }
+}

@@ -1,0 +1,145 @@
+//! The training worker: the page's own wasm module, started in a dedicated Web Worker by
+//! `spotlight-worker.js` (see `pool.rs` for the page's side). It takes the experiment's data once,
+//! then runs the tasks the page hands it — one model's training ([`jobs::run_job_on`]) or one
+//! model's attack ([`jobs::attack_of`]) — and reports progress and results as messages. It never
+//! yields while training: nothing on it has to be drawn, and Cancel terminates the worker.
+
+use std::cell::RefCell;
+
+use serde::{Deserialize, Serialize};
+use spotlight_core::Config;
+use spotlight_core::backend::BackendName;
+use spotlight_core::experiment::shadow_keep;
+use spotlight_core::experiment_data::ExperimentData;
+use spotlight_core::jobs::{self, Job, JobOutput, JobResult};
+use spotlight_core::report::{AttackReport, Readout};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+use crate::web;
+
+/// From the page to a worker. `Data` travels as `[json, pool images, test images]`, its images as
+/// bytes beside the JSON (their fields empty in it); the others as JSON text.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum ToWorker {
+    Data { data: ExperimentData },
+    Train { index: usize, job: Job, backend: String },
+    Attack { variant: usize, config: Config, target: JobOutput, shadow_phi: Vec<Option<Vec<f64>>> },
+}
+
+/// From a worker to the page, as JSON text. `memory`: the worker's wasm memory, in bytes.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum FromWorker {
+    /// The module is up; send the data.
+    Ready,
+    Progress {
+        index: usize,
+        steps_done: usize,
+        readout: Option<Readout>,
+        memory: f64,
+    },
+    Trained {
+        index: usize,
+        result: Result<JobResult, String>,
+        memory: f64,
+    },
+    Attacked {
+        variant: usize,
+        result: Result<AttackReport, String>,
+    },
+    /// The worker cannot go on: a panic, the module failed to load, a message it cannot read.
+    Failed(String),
+}
+
+thread_local! {
+    static DATA: RefCell<Option<ExperimentData>> = const { RefCell::new(None) };
+}
+
+fn scope() -> DedicatedWorkerGlobalScope {
+    js_sys::global().unchecked_into()
+}
+
+fn post(msg: &FromWorker) {
+    let text = serde_json::to_string(msg).unwrap_or_else(|e| format!("{{\"Failed\":\"a message did not serialize: {e}\"}}"));
+    let _ = scope().post_message(&text.into());
+}
+
+/// Starts serving the page (called from `main` in a worker).
+pub fn serve() {
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        post(&FromWorker::Failed(format!("a training worker panicked: {info}")));
+    }));
+    let on_message = Closure::<dyn Fn(MessageEvent)>::new(|e: MessageEvent| {
+        if let Err(why) = receive(&e.data()) {
+            post(&FromWorker::Failed(why));
+        }
+    });
+    scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    post(&FromWorker::Ready);
+}
+
+/// Splits `data` for the wire: its JSON without the images, and the images.
+pub fn data_parts(data: &ExperimentData) -> (String, &[u8], &[u8]) {
+    let mut head = data.clone();
+    head.pool.images = Vec::new();
+    head.test_images = Vec::new();
+    let json = serde_json::to_string(&ToWorker::Data { data: head }).expect("the data serializes");
+    (json, &data.pool.images, &data.test_images)
+}
+
+fn receive(v: &wasm_bindgen::JsValue) -> Result<(), String> {
+    let (text, images) = match v.dyn_ref::<js_sys::Array>() {
+        Some(parts) => (parts.get(0).as_string(), Some((parts.get(1), parts.get(2)))),
+        None => (v.as_string(), None),
+    };
+    let text = text.ok_or("a message that is not text")?;
+    let msg: ToWorker = serde_json::from_str(&text).map_err(|e| format!("a message the worker cannot read: {e}"))?;
+    match msg {
+        ToWorker::Data { mut data } => {
+            let (pool, test) = images.ok_or("the data came without its images")?;
+            data.pool.images = js_sys::Uint8Array::new(&pool).to_vec();
+            data.test_images = js_sys::Uint8Array::new(&test).to_vec();
+            let px = data.rows * data.cols;
+            if data.pool.images.len() != data.pool.labels.len() * px || data.test_images.len() != data.test_labels.len() * px {
+                return Err("the data's images do not match its labels".into());
+            }
+            DATA.with(|d| *d.borrow_mut() = Some(data));
+        }
+        ToWorker::Train { index, job, backend } => wasm_bindgen_futures::spawn_local(train(index, job, backend)),
+        ToWorker::Attack { variant, config, target, shadow_phi } => {
+            let result = DATA.with(|d| {
+                let d = d.borrow();
+                let data = d.as_ref().ok_or("an attack before the data")?;
+                let keep = shadow_keep(&config, data.pool.labels.len());
+                jobs::attack_of(&config, data, &keep, &target, &shadow_phi).ok_or_else(|| "nothing to attack".to_string())?
+            });
+            post(&FromWorker::Attacked { variant, result });
+        }
+    }
+    Ok(())
+}
+
+async fn train(index: usize, job: Job, backend: String) {
+    let Some(data) = DATA.with(|d| d.borrow_mut().take()) else {
+        post(&FromWorker::Trained { index, result: Err("a job before the data".into()), memory: web::memory_bytes() });
+        return;
+    };
+    let mut last = f64::NEG_INFINITY;
+    let on_progress = |p: jobs::JobProgress| {
+        // Every read-out, and the step count at most ten times a second.
+        let now = web::now_ms();
+        if p.readout.is_some() || now - last > 100.0 {
+            last = now;
+            post(&FromWorker::Progress { index, steps_done: p.steps_done, readout: p.readout, memory: web::memory_bytes() });
+        }
+    };
+    let result = match BackendName::Flex.cpu_device() {
+        Ok(device) => jobs::run_job_on(&job, &data, &device, &backend, || web::now_ms() / 1000.0, on_progress).await,
+        Err(e) => Err(e),
+    };
+    DATA.with(|d| *d.borrow_mut() = Some(data));
+    post(&FromWorker::Trained { index, result, memory: web::memory_bytes() });
+}
