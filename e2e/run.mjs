@@ -63,9 +63,19 @@ const tests = [
     const page = await open();
     const banner = await page.textContent('#backend-banner');
     if (!/WebGPU|CPU/.test(banner)) throw new Error('banner: ' + banner);
+    // The default sized to the backend: fewer training samples on the CPU, said beside the controls.
+    const cpu = /CPU/.test(banner);
+    if (cpu) await page.waitForFunction(() => document.querySelector('#sized-note')?.textContent, null, { timeout: 10000 });
+    const want = { epochs: '5', train_size: cpu ? '3000' : '5000', batch_size: '128', shadow_models: '4' };
     const vals = await page.evaluate(() => Object.fromEntries(['epochs', 'train_size', 'batch_size', 'shadow_models'].map((n) => [n, document.querySelector(`input[name=${n}]`).value])));
-    const want = { epochs: '5', train_size: '5000', batch_size: '128', shadow_models: '4' };
-    for (const k in want) if (vals[k] !== want[k]) throw new Error(`${k} = ${vals[k]}, want ${want[k]}`);
+    for (const k in want) if (vals[k] !== want[k]) throw new Error(`${k} = ${vals[k]}, want ${want[k]} (${banner})`);
+    const sized = await page.textContent('#sized-note');
+    if (cpu !== /Sized for the CPU backend: 3000 training samples \(5000 on a GPU\)/.test(sized)) throw new Error('sized note: ' + sized);
+    // A link that names a setting keeps the paper-like default for the rest.
+    const named = await open('?label_noise=0.2');
+    const ts = await named.evaluate(() => document.querySelector('input[name=train_size]').value);
+    await named.close();
+    if (ts !== '5000') throw new Error(`train_size = ${ts} on a link that names label_noise, want 5000`);
     await page.screenshot({ path: path.join(shots, 'idle.png'), fullPage: true });
     if (page.errors.length) throw new Error(page.errors.join('\n'));
     await page.close();

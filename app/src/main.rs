@@ -16,7 +16,8 @@ mod worker;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use spotlight_core::link::{self, AutoRun};
+use spotlight_core::config::Config;
+use spotlight_core::link::{self, AutoRun, Link};
 
 use crate::backend::Backend;
 use crate::state::Ui;
@@ -28,20 +29,28 @@ fn App() -> impl IntoView {
     let ui = Ui::new(&parsed);
     expose_memory_probe(ui.backend);
     web::ask_before_leaving(move || ui.busy());
-    if parsed.bench {
-        spawn_local(session::run_bench(ui));
-    } else if parsed.run {
-        // Read once: a reload of the page does not start the run again.
-        web::replace_query(&ui.share_query(&parsed.config));
-        spawn_local(async move {
-            let be = ui.backend.await;
-            match link::autorun(&parsed, be.gpu, web::in_foreign_frame()) {
+    spawn_local(async move {
+        let be = ui.backend.await;
+        // The default experiment sized to the backend, unless the link names a setting (or a
+        // control was changed meanwhile).
+        let base = Config::for_backend(be.gpu);
+        ui.base.set(base.clone());
+        if !parsed.config_given && ui.config.get_untracked() == Config::default() {
+            ui.config.set(base);
+        }
+        if parsed.bench {
+            session::run_bench(ui).await;
+        } else if parsed.run {
+            // Read once: a reload of the page does not start the run again.
+            web::replace_query(&ui.share_query(&ui.config.get_untracked()));
+            let link = Link { config: ui.config.get_untracked(), ..parsed };
+            match link::autorun(&link, be.gpu, web::in_foreign_frame()) {
                 AutoRun::Start => ui.start(),
                 AutoRun::Ask(why) if !ui.busy() => ui.ask.set(Some(why)),
                 AutoRun::Ask(_) | AutoRun::No => {}
             }
-        });
-    }
+        }
+    });
     view! {
         <header>
             <h1>"Spotlight"</h1>
@@ -51,11 +60,20 @@ fn App() -> impl IntoView {
             <banner::Notices ui />
         </header>
         <main>
-            <controls::Controls ui />
-            <progress::ProgressView ui />
-            <progress::Exports ui />
-            <charts::TrainingViews ui />
-            <attack::AttackView ui />
+            // The bench: the settings in a side column, and the four lenses side by side (2 × 2), so that a
+            // student sees them move together while the models train; how to read each, and its numbers,
+            // fold out under its chart. The long form follows.
+            <div class="workbench">
+                <aside class="side"><controls::Controls ui /></aside>
+                <div class="stage">
+                    <progress::ProgressView ui />
+                    <div class="lenses">
+                        <charts::TrainingViews ui />
+                        <attack::AttackView ui />
+                    </div>
+                    <progress::Exports ui />
+                </div>
+            </div>
             <gallery::GalleryView ui />
             <paper::PaperPanel />
             <bench::BenchView ui />

@@ -71,6 +71,8 @@ pub struct Ui {
     pub cancel: StoredValue<Arc<AtomicBool>>,
     pub bench: RwSignal<BenchReport>,
     pub bench_note: RwSignal<String>,
+    /// The default experiment for the page's backend (`Config::for_backend`): the presets build on it.
+    pub base: RwSignal<Config>,
 }
 
 impl Ui {
@@ -95,6 +97,7 @@ impl Ui {
             cancel: StoredValue::new(Arc::new(AtomicBool::new(false))),
             bench: RwSignal::new(BenchReport::default()),
             bench_note: RwSignal::new(String::new()),
+            base: RwSignal::new(Config::default()),
         }
     }
 
@@ -153,6 +156,6 @@ impl Ui {
 
     /// The share link of a config: the config and the backend the page was opened with (never `run=1`).
     pub fn share_query(self, c: &Config) -> String {
-        Link { config: c.clone(), run: false, backend: self.backend_pref, bench: false, notices: Vec::new() }.to_query()
+        Link { config: c.clone(), run: false, backend: self.backend_pref, bench: false, notices: Vec::new(), config_given: true }.to_query()
     }
 }

@@ -49,20 +49,23 @@ pub fn AttackView(ui: Ui) -> impl IntoView {
     view! {
         <section class="view" id="view-attack">
             <h2>"Privacy: the membership attack"</h2>
-            <p class="teach">"An attacker who can query the model guesses whether a sample was in its training set. LiRA trains shadow
-               models with and without each sample and compares the target's confidence with both. AUC 0.5 is guessing; what matters
-               most is the true-positive rate at a tiny false-positive rate (1%): the share of members the attacker finds while wrongly
-               accusing only 1 in 100 non-members. The last column runs LiRA on the outliers alone: flipped and OOD members against
-               flipped and OOD non-members. While the models train, the simplest attack — \"a low loss means member\" — is
-               tried on a small fixed sample of members and non-members, several times per epoch."</p>
             <div class="chart" id="live-attack-chart" inner_html=live_chart></div>
-            <Show when=has_attack fallback=|| view! { <p class="pending">"The attack runs after training (it needs at least 2 shadow models)."</p> }>
-                <div class="chart" inner_html=roc></div>
+            <Show when=has_attack fallback=|| view! { <p class="pending">"LiRA runs after training (it needs at least 2 shadow models)."</p> }>
+                <div class="chart" id="roc-chart" inner_html=roc></div>
+            </Show>
+            <details class="more">
+                <summary>"How to read it, and the numbers"</summary>
+                <p class="teach">"An attacker who can query the model guesses whether a sample was in its training set. LiRA trains shadow
+                   models with and without each sample and compares the target's confidence with both. AUC 0.5 is guessing; what matters
+                   most is the true-positive rate at a tiny false-positive rate (1%): the share of members the attacker finds while wrongly
+                   accusing only 1 in 100 non-members. The last column runs LiRA on the outliers alone: flipped and OOD members against
+                   flipped and OOD non-members. While the models train, the simplest attack — \"a low loss means member\" — is
+                   tried on a small fixed sample of members and non-members, several times per epoch."</p>
                 <table class="numbers" id="attack-table">
                     <tr><th>"model"</th><th>"LiRA AUC"</th><th>"TPR @ 1% FPR"</th><th>"offline AUC"</th><th>"loss-attack AUC"</th><th>"LiRA AUC, noisy only"</th></tr>
                     <KeyedRows rows=Signal::derive(attack_rows(ui)) />
                 </table>
-            </Show>
+            </details>
         </section>
     }
 }

@@ -88,43 +88,52 @@ pub fn TrainingViews(ui: Ui) -> impl IntoView {
     view! {
         <section class="view" id="view-accuracy">
             <h2>"Memorization: accuracy on flipped labels"</h2>
-            <p class="teach">"A flipped label is wrong on purpose: nothing in the image points to it, so the only way to get it
-               \"right\" is to memorize that one sample. Accuracy on flipped samples (thick lines) is memorization;
-               clean-train and test accuracy (thin) are learning. The paper: models with BN fit the flipped labels faster and further.
-               The lines move while a model trains: they follow a fixed sample of the training set (up to 64 noisy and 64 clean
-               members), several times per epoch; the markers are each epoch's measurement of all of them."</p>
             <div class="chart" id="accuracy-chart" data-live-points=move || live_points().to_string() inner_html=accuracy></div>
-            <table class="numbers" id="epoch-table">
-                <tr><th>"model"</th><th>"epoch"</th><th>"flipped"</th><th>"OOD"</th><th>"clean train"</th><th>"test"</th></tr>
-                <KeyedRows rows=Signal::derive(epoch_rows(ui)) />
-            </table>
+            <details class="more">
+                <summary>"How to read it, and the numbers"</summary>
+                <p class="teach">"A flipped label is wrong on purpose: nothing in the image points to it, so the only way to get it
+                   \"right\" is to memorize that one sample. Accuracy on flipped samples (thick lines) is memorization;
+                   clean-train and test accuracy (thin) are learning. The paper: models with BN fit the flipped labels faster and further.
+                   The lines move while a model trains: they follow a fixed sample of the training set (up to 64 noisy and 64 clean
+                   members), several times per epoch; the markers are each epoch's measurement of all of them."</p>
+                <table class="numbers" id="epoch-table">
+                    <tr><th>"model"</th><th>"epoch"</th><th>"flipped"</th><th>"OOD"</th><th>"clean train"</th><th>"test"</th></tr>
+                    <KeyedRows rows=Signal::derive(epoch_rows(ui)) />
+                </table>
+            </details>
         </section>
         <section class="view" id="view-gradients">
             <h2>"Per-sample influence: gradient norms"</h2>
-            <p class="teach">"How hard one sample pulls on the model. Each probe sample joins a training batch of batch_size−1 clean
-               members; BN uses that batch's statistics (the running statistics are left alone); we take the length of the gradient
-               of that sample's own loss over every weight, before training (epoch 0) and after each epoch. The paper: with BN,
-               noisy samples' norms shift much higher than clean ones'. The histogram is the last epoch; the curves are the
-               medians per epoch; the table averages those medians over the trained epochs."</p>
             <div class="chart" inner_html=grads></div>
-            <div class="chart" inner_html=grad_curves></div>
-            <GradTable ui />
+            <details class="more">
+                <summary>"How to read it, and the numbers"</summary>
+                <p class="teach">"How hard one sample pulls on the model. Each probe sample joins a training batch of batch_size−1 clean
+                   members; BN uses that batch's statistics (the running statistics are left alone); we take the length of the gradient
+                   of that sample's own loss over every weight, before training (epoch 0) and after each epoch. The paper: with BN,
+                   noisy samples' norms shift much higher than clean ones'. The histogram is the last epoch; the curves are the
+                   medians per epoch; the table averages those medians over the trained epochs."</p>
+                <div class="chart" inner_html=grad_curves></div>
+                <GradTable ui />
+            </details>
         </section>
         <section class="view" id="view-gamma">
             <h2>"The amplifier: γ/σ per BN layer"</h2>
-            <p class="teach">"BN divides each channel by the batch's standard deviation σ and multiplies it by a learned scale γ.
-               The paper shows that in a (stochastic) gradient-descent step the progress on an outlier is multiplied by (γ/σ)², and
-               that outliers push γ up — a feedback loop. With Adam (the default optimizer) the step on each weight is normalized by
-               the running size of that weight's own gradients, so the factor enters once, not squared. The chart shows, per BN layer, the median
-               over channels of γ/σ with the batch σ (measured on a fixed batch), from epoch 0, the untrained model. Above the line
-               γ/σ = 1, BN amplifies — but γ/σ starts above 1 already at initialization (γ = 1, and with PyTorch-style
-               initialization the σ of the pre-BN activations is below 1), so what shows the feedback loop is the change from
-               epoch 0 and the difference between noise levels (compare a run with 0% and one with 20% flipped labels). The
-               regularizer holds γ/σ down, by one of four rules: a penalty λ times the sum over BN layers of the mean over
-               channels of (γ/σ)² with σ held fixed (the gradient reaches γ alone: inert, kept for comparison), of (γ/σ)² with the
-               gradient through σ too, or of the hinge max(0, γ/σ − 1)², which charges only channels above 1; or no penalty but
-               clipping |γ| ≤ τ·σ after each step."</p>
             <div class="chart" inner_html=gamma></div>
+            <details class="more">
+                <summary>"How to read it"</summary>
+                <p class="teach">"BN divides each channel by the batch's standard deviation σ and multiplies it by a learned scale γ.
+                   The paper shows that in a (stochastic) gradient-descent step the progress on an outlier is multiplied by (γ/σ)², and
+                   that outliers push γ up — a feedback loop. With Adam (the default optimizer) the step on each weight is normalized by
+                   the running size of that weight's own gradients, so the factor enters once, not squared. The chart shows, per BN layer, the median
+                   over channels of γ/σ with the batch σ (measured on a fixed batch), from epoch 0, the untrained model. Above the line
+                   γ/σ = 1, BN amplifies — but γ/σ starts above 1 already at initialization (γ = 1, and with PyTorch-style
+                   initialization the σ of the pre-BN activations is below 1), so what shows the feedback loop is the change from
+                   epoch 0 and the difference between noise levels (compare a run with 0% and one with 20% flipped labels). The
+                   regularizer holds γ/σ down, by one of four rules: a penalty λ times the sum over BN layers of the mean over
+                   channels of (γ/σ)² with σ held fixed (the gradient reaches γ alone: inert, kept for comparison), of (γ/σ)² with the
+                   gradient through σ too, or of the hinge max(0, γ/σ − 1)², which charges only channels above 1; or no penalty but
+                   clipping |γ| ≤ τ·σ after each step."</p>
+            </details>
         </section>
     }
 }

@@ -8,9 +8,8 @@ use spotlight_core::config::{Config, DatasetName, FIELDS, Field, Kind, OodSource
 use crate::state::Ui;
 use crate::views::share::ShareLink;
 
-/// The paper's settings, one click away.
-fn presets() -> Vec<(&'static str, Config)> {
-    let d = Config::default();
+/// The paper's settings, one click away, built on `d`: the default sized to the page's backend.
+fn presets(d: Config) -> Vec<(&'static str, Config)> {
     vec![
         ("MNIST, 5% flipped labels, BN vs no-BN", d.clone()),
         ("MNIST, 5% flipped, with the γ/σ regularizer", Config { regularizer: true, reg_strength: 0.05, ..d.clone() }),
@@ -113,16 +112,24 @@ fn Control(ui: Ui, field: &'static Field) -> impl IntoView {
 #[component]
 pub fn Controls(ui: Ui) -> impl IntoView {
     let running = move || ui.activity.with(|a| matches!(a, crate::state::Activity::Loading(_) | crate::state::Activity::Training));
-    let presets = presets();
-    let preset_names: Vec<&'static str> = presets.iter().map(|p| p.0).collect();
-    let preset_configs = StoredValue::new(presets.into_iter().map(|p| p.1).collect::<Vec<_>>());
+    let preset_names: Vec<&'static str> = presets(Config::default()).iter().map(|p| p.0).collect();
+    // Said when the page's default is not the paper-like one (a CPU backend).
+    let sized = move || {
+        let (base, full) = (ui.base.get(), Config::default());
+        (base != full).then(|| {
+            format!(
+                "Sized for the CPU backend: {} training samples ({} on a GPU); the presets keep that size.",
+                base.train_size, full.train_size
+            )
+        })
+    };
     view! {
         <section class="controls" aria-label="experiment settings">
             <label class="field wide">
                 <span>"Preset"</span>
                 <select name="preset" on:change=move |ev| {
                     if let Ok(i) = event_target_value(&ev).parse::<usize>()
-                        && let Some(c) = preset_configs.with_value(|p| p.get(i).cloned())
+                        && let Some((_, c)) = presets(ui.base.get_untracked()).into_iter().nth(i)
                     {
                         ui.set_config(c)
                     }
@@ -131,6 +138,7 @@ pub fn Controls(ui: Ui) -> impl IntoView {
                     {preset_names.into_iter().enumerate().map(|(i, n)| view! { <option value=i.to_string()>{n}</option> }).collect_view()}
                 </select>
             </label>
+            <p id="sized-note" class="sized">{sized}</p>
             {FIELDS.iter().map(|field| view! { <Control ui field /> }).collect_view()}
             <div class="buttons">
                 <button id="run" on:click=move |_| ui.start() disabled=move || ui.activity.with(|a| a.busy())>

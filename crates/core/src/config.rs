@@ -170,6 +170,9 @@ impl Default for Config {
     }
 }
 
+/// Training samples of the default experiment on a CPU backend ([`Config::for_backend`]).
+pub const CPU_TRAIN_SIZE: usize = 3000;
+
 /// A run's size, roughly what it costs: every model (targets and shadows) passes over about
 /// `samples` samples `epochs` times. Measurement and the attack come on top.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -468,6 +471,13 @@ impl Variant {
 }
 
 impl Config {
+    /// The experiment a page opens with (a link that names no setting): [`Config::default`], the
+    /// paper-like comparison, on a GPU; on a CPU backend the same with fewer training samples
+    /// ([`CPU_TRAIN_SIZE`]), so that it ends in about a minute on a 2-core machine in the browser.
+    pub fn for_backend(gpu: bool) -> Self {
+        if gpu { Self::default() } else { Self { train_size: CPU_TRAIN_SIZE, ..Self::default() } }
+    }
+
     /// A field's value, by its serde name.
     pub fn get(&self, name: &str) -> Option<serde_json::Value> {
         match serde_json::to_value(self) {

@@ -92,12 +92,16 @@ pub struct Link {
     /// `bench=1`: run the benchmark.
     pub bench: bool,
     pub notices: Vec<Notice>,
+    /// Whether the link names any experiment setting. One that names none opens the default
+    /// sized to the backend ([`Config::for_backend`]); one that names some fills the rest from
+    /// [`Config::default`].
+    pub config_given: bool,
 }
 
 /// Reads a query string (with or without the leading `?`) leniently.
 pub fn parse(query: &str) -> Link {
     let query = query.strip_prefix('?').unwrap_or(query);
-    let mut link = Link { config: Config::default(), run: false, backend: None, bench: false, notices: Vec::new() };
+    let mut link = Link { config: Config::default(), run: false, backend: None, bench: false, notices: Vec::new(), config_given: false };
     let mut seen: Vec<String> = Vec::new();
     let mut fields = serde_json::Map::new();
     for (n, part) in query.split('&').filter(|p| !p.is_empty()).enumerate() {
@@ -135,6 +139,7 @@ pub fn parse(query: &str) -> Link {
                     link.notices.push(Notice::UnknownKey { key });
                     continue;
                 };
+                link.config_given = true;
                 // The field table reads the text: a number out of range is clamped, not refused.
                 match field.read(&value) {
                     Ok(read) => {
@@ -284,6 +289,24 @@ pub fn to_query(config: &Config) -> String {
 mod tests {
     use super::*;
     use crate::config::{DatasetName, OptimizerName};
+
+    #[test]
+    fn a_link_without_settings_leaves_the_default_to_the_backend() {
+        for q in ["", "?run=1", "backend=cpu&bench=1", "nonsense=3"] {
+            assert!(!parse(q).config_given, "{q}");
+        }
+        for q in ["train_size=300", "epochs=abc", "run=1&seed=4"] {
+            assert!(parse(q).config_given, "{q}");
+        }
+        // A share link names every setting: it opens the same experiment on any backend.
+        let l = Link { config: Config::for_backend(false), run: false, backend: None, bench: false, notices: Vec::new(), config_given: true };
+        let back = parse(&l.to_query());
+        assert!(back.config_given);
+        assert_eq!(back.config, Config::for_backend(false));
+        assert_eq!(Config::for_backend(true), Config::default());
+        assert!(Config::for_backend(false).cost().sample_passes() < Config::default().cost().sample_passes());
+        Config::for_backend(false).validate().unwrap();
+    }
 
     #[test]
     fn notices_are_capped_and_echoes_shortened() {
