@@ -299,7 +299,8 @@ mod tests {
             assert!(parse(q).config_given, "{q}");
         }
         // A share link names every setting: it opens the same experiment on any backend.
-        let l = Link { config: Config::for_backend(false), run: false, backend: None, bench: false, notices: Vec::new(), config_given: true };
+        let l =
+            Link { config: Config::for_backend(false), run: false, backend: None, bench: false, notices: Vec::new(), config_given: true };
         let back = parse(&l.to_query());
         assert!(back.config_given);
         assert_eq!(back.config, Config::for_backend(false));
