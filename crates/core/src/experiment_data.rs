@@ -118,10 +118,23 @@ impl ExperimentData {
     }
 }
 
+/// The mean and standard deviation of all pixels (in 0…1), from exact integer sums of the pixels
+/// and of their squares: one pass that vectorizes over the whole training set (47 M pixels for
+/// MNIST), which runs on the page's thread before a run. Over MNIST and Fashion-MNIST it gives
+/// the same `f32`s as summing the floats pixel by pixel.
 fn pixel_stats(images: &[u8]) -> (f32, f32) {
-    let n = images.len().max(1) as f64;
-    let mean = images.iter().map(|&p| f64::from(p) / 255.0).sum::<f64>() / n;
-    let var = images.iter().map(|&p| (f64::from(p) / 255.0 - mean).powi(2)).sum::<f64>() / n;
+    let (mut sum, mut squares) = (0u64, 0u64);
+    // 4096 · 255² < 2³²: a chunk's sums fit in u32.
+    for chunk in images.chunks(4096) {
+        let (s, q) = chunk.iter().fold((0u32, 0u32), |(s, q), &p| (s + u32::from(p), q + u32::from(p) * u32::from(p)));
+        sum += u64::from(s);
+        squares += u64::from(q);
+    }
+    let n = images.len().max(1) as u128;
+    let mean = sum as f64 / 255.0 / n as f64;
+    // n² · variance · 255², exactly.
+    let spread = n * u128::from(squares) - u128::from(sum) * u128::from(sum);
+    let var = spread as f64 / (255.0 * 255.0) / (n * n) as f64;
     (mean as f32, var.sqrt().max(1e-6) as f32)
 }
 
@@ -168,4 +181,22 @@ impl DeviceData {
 pub fn index_tensor(idx: &[usize], device: &Device) -> Tensor<1, Int> {
     let v: Vec<i64> = idx.iter().map(|&i| i as i64).collect();
     Tensor::from_data(TensorData::new(v, [idx.len()]), device)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pixel_stats;
+
+    #[test]
+    fn pixel_stats_count_each_pixel() {
+        assert_eq!(pixel_stats(&[0, 255]), (0.5, 0.5));
+        assert_eq!(pixel_stats(&[51; 10]), (0.2, 1e-6));
+        // Against the definition, pixel by pixel, on bytes of every value.
+        let px: Vec<u8> = (0..10_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8).collect();
+        let n = px.len() as f64;
+        let mean = px.iter().map(|&p| f64::from(p) / 255.0).sum::<f64>() / n;
+        let std = (px.iter().map(|&p| (f64::from(p) / 255.0 - mean).powi(2)).sum::<f64>() / n).sqrt();
+        let (m, s) = pixel_stats(&px);
+        assert!((f64::from(m) - mean).abs() < 1e-6 && (f64::from(s) - std).abs() < 1e-6, "{m} {s} vs {mean} {std}");
+    }
 }

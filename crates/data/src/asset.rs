@@ -128,25 +128,27 @@ impl Dataset {
     /// with `Content-Encoding: gzip`, and the browser then hands over the raw bytes). `file` names
     /// the source in errors.
     pub fn decode(file: &str, gz: &[u8]) -> Result<Self, DataError> {
-        let mut raw = Vec::new();
-        if !is_gzip(gz) {
+        // Bytes already decompressed are read where they are (the page's are 55 MB).
+        let mut unpacked = Vec::new();
+        let raw: &[u8] = if !is_gzip(gz) {
             if !gz.starts_with(MAGIC) {
                 return Err(DataError::format(file, "neither gzip nor a Spotlight dataset asset (bad magic)"));
             }
-            raw = gz.to_vec();
+            gz
         } else {
             flate2::read::GzDecoder::new(gz)
                 .take(MAX_ASSET_BYTES as u64 + 1)
-                .read_to_end(&mut raw)
+                .read_to_end(&mut unpacked)
                 .map_err(|e| DataError::format(file, format!("not a valid gzip'd dataset asset: {e}")))?;
-        }
+            &unpacked
+        };
         if raw.len() > MAX_ASSET_BYTES {
             return Err(DataError::format(
                 file,
                 format!("decompresses to more than {} MB, too large for a dataset asset", MAX_ASSET_BYTES >> 20),
             ));
         }
-        let mut r = Reader { file, bytes: &raw, at: 0 };
+        let mut r = Reader { file, bytes: raw, at: 0 };
         if r.take(8)? != MAGIC {
             return Err(DataError::format(file, "not a Spotlight dataset asset (bad magic)"));
         }
