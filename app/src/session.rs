@@ -23,6 +23,7 @@ const BENCH_STEPS: usize = 10;
 /// Runs one experiment, updating the signals as it goes; returns its wall time by phase (also
 /// when cancelled) once it has started training.
 pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<ComparisonTime> {
+    web::mark("spotlight-run-pressed");
     let be = ui.backend.await;
     // Training workers (0: on the page's thread).
     let mut workers = 0;
@@ -61,6 +62,8 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
         let (ending, times) = drive_here(&mut exp, ui, &stop).await;
         (ending, times, exp.report(), None)
     } else {
+        // A task of its own: after a first load, the dataset's decoding just held the page.
+        web::yield_now().await;
         let data = match ExperimentData::build(&config, &ds, other.as_deref()) {
             Ok(d) => d,
             Err(e) => {

@@ -51,7 +51,14 @@ async fn read_all(
 ) -> Result<Vec<u8>, String> {
     let reader: web_sys::ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
     let mut out = Vec::with_capacity(capacity);
+    // The chunks can come back to back in one browser task (un-gzipping one is work on this
+    // thread): let the page draw every 25 ms.
+    let mut since_yield = now_ms();
     loop {
+        if now_ms() - since_yield > 25.0 {
+            yield_now().await;
+            since_yield = now_ms();
+        }
         let chunk = JsFuture::from(reader.read()).await.map_err(|e| broke(js_err(e)))?;
         if Reflect::get(&chunk, &"done".into()).ok().and_then(|d| d.as_bool()).unwrap_or(true) {
             break;

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use crate::state::Ui;
-use crate::views::{Cell, KeyedRows, cell};
+use crate::views::{Cell, KeyedRows, cell, drawn_apart};
 
 fn attack_rows(ui: Ui) -> impl Fn() -> Vec<Vec<Cell>> + Send + Sync + 'static {
     move || {
@@ -32,7 +32,7 @@ fn attack_rows(ui: Ui) -> impl Fn() -> Vec<Vec<Cell>> + Send + Sync + 'static {
 pub fn AttackView(ui: Ui) -> impl IntoView {
     // The ROC redraws when the attack's results arrive, not at every epoch.
     let attacked = Memo::new(move |_| ui.report.get().filter(|r| r.runs.iter().any(|x| x.attack.is_some())));
-    let roc = move || attacked.get().map(|r| spotlight_plots::roc_curves(&r)).unwrap_or_default();
+    let roc = drawn_apart(attacked, |r| r.as_ref().map(spotlight_plots::roc_curves).unwrap_or_default());
     let has_attack = move || attacked.with(|r| r.is_some());
     // The loss attack on the live sample, while the models train: redrawn at live read-outs only.
     let live = Memo::new(move |_| {
@@ -45,7 +45,7 @@ pub fn AttackView(ui: Ui) -> impl IntoView {
             r
         })
     });
-    let live_chart = move || live.get().map(|r| spotlight_plots::live_attack_curves(&r)).unwrap_or_default();
+    let live_chart = drawn_apart(live, |r| r.as_ref().map(spotlight_plots::live_attack_curves).unwrap_or_default());
     view! {
         <section class="view" id="view-attack">
             <h2>"Privacy: the membership attack"</h2>

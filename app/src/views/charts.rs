@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use crate::state::Ui;
-use crate::views::{Cell, KeyedRows, cell, pct};
+use crate::views::{Cell, KeyedRows, cell, drawn_apart, pct};
 
 /// The last epoch of each model: flipped, OOD, clean-train and test accuracy.
 fn epoch_rows(ui: Ui) -> impl Fn() -> Vec<Vec<Cell>> + Send + Sync + 'static {
@@ -80,15 +80,21 @@ pub fn TrainingViews(ui: Ui) -> impl IntoView {
             r
         })
     });
-    let accuracy = move || training.get().map(|r| spotlight_plots::accuracy_curves(&[&r], "Accuracy while training")).unwrap_or_default();
-    let live_points = move || training.with(|r| r.as_ref().map_or(0, |r| r.runs.iter().map(|x| x.live.len()).sum::<usize>()));
-    let grads = move || epochs.get().map(|r| spotlight_plots::grad_norm_histograms(&r)).unwrap_or_default();
-    let grad_curves = move || epochs.get().map(|r| spotlight_plots::grad_norm_curves(&r)).unwrap_or_default();
-    let gamma = move || epochs.get().map(|r| spotlight_plots::gamma_sigma_curves(&[&r])).unwrap_or_default();
+    // The chart, and how many live read-outs it shows.
+    let accuracy = drawn_apart(training, |r| {
+        r.as_ref()
+            .map(|r| {
+                (spotlight_plots::accuracy_curves(&[r], "Accuracy while training"), r.runs.iter().map(|x| x.live.len()).sum::<usize>())
+            })
+            .unwrap_or_default()
+    });
+    let grads = drawn_apart(epochs, |r| r.as_ref().map(spotlight_plots::grad_norm_histograms).unwrap_or_default());
+    let grad_curves = drawn_apart(epochs, |r| r.as_ref().map(spotlight_plots::grad_norm_curves).unwrap_or_default());
+    let gamma = drawn_apart(epochs, |r| r.as_ref().map(|r| spotlight_plots::gamma_sigma_curves(&[r])).unwrap_or_default());
     view! {
         <section class="view" id="view-accuracy">
             <h2>"Memorization: accuracy on flipped labels"</h2>
-            <div class="chart" id="accuracy-chart" data-live-points=move || live_points().to_string() inner_html=accuracy></div>
+            <div class="chart" id="accuracy-chart" data-live-points=move || accuracy.with(|a| a.1.to_string()) inner_html=move || accuracy.with(|a| a.0.clone())></div>
             <details class="more">
                 <summary>"How to read it, and the numbers"</summary>
                 <p class="teach">"A flipped label is wrong on purpose: nothing in the image points to it, so the only way to get it

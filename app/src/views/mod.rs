@@ -1,7 +1,12 @@
 //! The page's views, one file each, in page order: the banner and notices, the controls (with the
 //! share link), progress, the charts, the attack, the gallery, the paper panel and the benchmark.
 
+use std::cell::Cell as Counter;
+use std::rc::Rc;
+
 use leptos::prelude::*;
+
+use crate::web;
 
 pub mod attack;
 pub mod banner;
@@ -37,4 +42,30 @@ fn KeyedRows(#[prop(into)] rows: Signal<Vec<Vec<Cell>>>) -> impl IntoView {
             <tr>{row.into_iter().map(|c| view! { <td class=c.class>{c.text}</td> }).collect_view()}</tr>
         } />
     }
+}
+
+/// A chart's SVG, drawn in a browser task of its own a moment after `input` changes, and only for
+/// its latest value. Drawing is most of the page's work (plotters measures every label in the
+/// DOM); a report that changes four charts at once then holds the page for one chart at a time.
+fn drawn_apart<T, O>(input: Memo<T>, draw: impl Fn(&T) -> O + 'static) -> ReadSignal<O>
+where
+    T: Clone + PartialEq + Send + Sync + 'static,
+    O: Default + Send + Sync + 'static,
+{
+    let (svg, set_svg) = signal(O::default());
+    let draw = Rc::new(draw);
+    let latest = Rc::new(Counter::new(0u64));
+    Effect::new(move |_| {
+        input.track();
+        let n = latest.get() + 1;
+        latest.set(n);
+        let (draw, latest) = (draw.clone(), latest.clone());
+        leptos::task::spawn_local(async move {
+            web::yield_now().await;
+            if latest.get() == n {
+                set_svg.set(input.with_untracked(|v| draw(v)));
+            }
+        });
+    });
+    svg
 }
