@@ -52,10 +52,10 @@ pub fn BenchView(ui: Ui) -> impl IntoView {
                 </table>
             </Show>
             <p id="bench-comparison">{move || ui.bench.with(|b| b.comparison.as_ref().map(|c| format!(
-                "The comparison ({} training samples, {} epochs, {} shadow models) on {}{}: {:.1} s in all{} — training {:.1} s, shadow models {:.1} s, attack {:.1} s.",
+                "The comparison ({} training samples, {} epochs, {} shadow models) on {}{}: {:.1} s in all{} — {}.",
                 c.config.train_size, c.config.epochs, c.config.shadow_models, c.backend,
                 if c.workers > 0 { format!(" in {} Web Workers", c.workers) } else { " on the page's thread".into() }, c.times.total_s,
-                if c.finished { "" } else { " (stopped early)" }, c.times.targets_s, c.times.shadows_s, c.times.attack_s))
+                if c.finished { "" } else { " (stopped early)" }, c.times.describe()))
             )}</p>
         </section>
     }

@@ -22,10 +22,7 @@ pub fn ProgressView(ui: Ui) -> impl IntoView {
                 "100% — done in {:.1} s ({:.0} samples/s){}",
                 b.elapsed_s,
                 b.samples_per_s,
-                ui.times
-                    .get()
-                    .map(|t| format!("; training {:.1} s, shadow models {:.1} s, attack {:.1} s", t.targets_s, t.shadows_s, t.attack_s))
-                    .unwrap_or_default()
+                ui.times.get().map(|t| format!("; {}", t.describe())).unwrap_or_default()
             ),
             Activity::Cancelled => {
                 format!("Cancelled at {:.0}% after {:.1} s; what was measured is kept below.", 100.0 * b.fraction, b.elapsed_s)

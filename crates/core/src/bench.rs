@@ -131,6 +131,17 @@ pub struct PhaseTimes {
     pub total_s: f64,
 }
 
+impl PhaseTimes {
+    /// The phases in words: "training 7.6 s, shadow models 3.1 s, attack 0.1 s". Where parallel
+    /// workers finished every shadow model before the last target model, the shadow models added
+    /// no wall time, and it says so rather than "0.0 s".
+    pub fn describe(&self) -> String {
+        let shadows =
+            if self.shadows_s < 0.05 { "shadow models alongside".to_string() } else { format!("shadow models {:.1} s", self.shadows_s) };
+        format!("training {:.1} s, {shadows}, attack {:.1} s", self.targets_s, self.attack_s)
+    }
+}
+
 /// Splits an experiment's wall time by phase: feed it the phase the experiment is in after each
 /// [`Experiment::advance`](crate::experiment::Experiment::advance), with the clock's time.
 #[derive(Clone, Debug)]
@@ -220,6 +231,15 @@ mod tests {
         assert_eq!(times.attack_s, 1.0);
         assert_eq!(times.total_s, 11.0);
         assert_eq!(times.targets_s + times.shadows_s + times.attack_s, times.total_s);
+    }
+
+    #[test]
+    fn phases_in_words() {
+        let t = PhaseTimes { targets_s: 7.62, shadows_s: 3.05, attack_s: 0.1, total_s: 10.77 };
+        assert_eq!(t.describe(), "training 7.6 s, shadow models 3.0 s, attack 0.1 s");
+        // Workers that finished the shadow models while a target still trained.
+        let t = PhaseTimes { shadows_s: 0.0, ..t };
+        assert_eq!(t.describe(), "training 7.6 s, shadow models alongside, attack 0.1 s");
     }
 
     #[test]
