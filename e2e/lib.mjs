@@ -90,7 +90,8 @@ export async function launch() {
   // garbage collector has finalized (wgpu frees a buffer by dropping it, without destroy()).
   // `window.__gpuBuffers()` forces a collection first (--expose-gc) and waits for finalizers.
   // How long the main thread was held: every "long task" (> 50 ms) the browser reports.
-  // `window.__longTasks()` gives { count, maxMs } since the page opened.
+  // `window.__longTasks()` gives { count, maxMs } since the page opened; `__longTasks(mark)` those
+  // that began after the last performance mark of that name (none yet: none).
   // Every Content-Security-Policy violation on any page, for the runner: each one fails the test.
   const csp = [];
   ctx.on('console', (m) => { if (m.text().startsWith('CSP violation:')) csp.push(m.text()); });
@@ -100,13 +101,18 @@ export async function launch() {
     });
   });
   await ctx.addInitScript(() => {
-    const seen = { count: 0, maxMs: 0 };
+    const seen = [];
     try {
       new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) { seen.count++; seen.maxMs = Math.max(seen.maxMs, e.duration); }
+        for (const e of list.getEntries()) seen.push([e.startTime, e.duration]);
       }).observe({ type: 'longtask', buffered: true });
     } catch { /* no long-task API: figures stay 0 */ }
-    self.__longTasks = () => ({ ...seen });
+    self.__longTasks = (mark) => {
+      const marks = mark ? performance.getEntriesByName(mark, 'mark') : [];
+      const since = mark ? (marks.length ? marks[marks.length - 1].startTime : Infinity) : 0;
+      const tasks = seen.filter(([t]) => t >= since);
+      return { count: tasks.length, maxMs: Math.max(0, ...tasks.map(([, d]) => d)) };
+    };
   });
   await ctx.addInitScript(() => {
     if (!self.GPUDevice) return;

@@ -118,12 +118,12 @@ const tests = [
     if (!/^Training on CPU/.test(banner)) throw new Error('banner: ' + banner);
     const v = await checkViews(page);
     results.cpu = await numbers(page);
-    const lt = await page.evaluate(() => window.__longTasks());
+    const lt = await page.evaluate(() => window.__longTasks('spotlight-run-pressed'));
     await page.screenshot({ path: path.join(shots, 'results.png'), fullPage: true });
     if (page.errors.length) throw new Error(page.errors.join('\n'));
     await page.close();
     // Reported, not asserted (speed lives in benchmarks): how long the page held the main thread.
-    return `AUC ${v.auc.join(', ')}; ${during.workers} workers; main thread: ${lt.count} long tasks (> 50 ms), longest ${lt.maxMs.toFixed(0)} ms`;
+    return `AUC ${v.auc.join(', ')}; ${during.workers} workers; main thread during the run: ${lt.count} long tasks (> 50 ms), longest ${lt.maxMs.toFixed(0)} ms`;
   }],
   ['the curves move within an epoch: live read-outs drawn before the first epoch ends', async () => {
     // 2,000 members in batches of 50: 40 steps an epoch, a live read-out every 10 steps.
@@ -340,7 +340,10 @@ const tests = [
       if (!t || !(t.samples_per_s > 0) || t.steps !== 10 || t.batch_size !== 50) throw new Error(`no figure for ${k} ${bn ? 'BN' : 'no-BN'}: ${rows}`);
     }
     const c = b.comparison;
-    if (!c || !c.finished || !(c.times.total_s > 0) || !(c.times.targets_s > 0) || !(c.times.shadows_s > 0)) throw new Error('comparison: ' + JSON.stringify(c));
+    // In the workers the shadow models train beside the targets: their phase is the wall time they
+    // add after the last target ended, 0 when they were all done by then (here, often: the no-BN
+    // target ends first and its worker trains the shadows while the BN one still trains).
+    if (!c || !c.finished || !(c.times.total_s > 0) || !(c.times.targets_s > 0) || !(c.times.shadows_s >= 0) || !(c.workers >= 2)) throw new Error('comparison: ' + JSON.stringify(c));
     if (Math.abs(c.times.targets_s + c.times.shadows_s + c.times.attack_s - c.times.total_s) > 0.01) throw new Error('phases do not add up: ' + JSON.stringify(c.times));
     if (c.config.train_size !== 300) throw new Error('timed the wrong config: ' + JSON.stringify(c.config));
     await checkViews(page);

@@ -1,0 +1,25 @@
+// Where the page's thread is held during a run: opens dist/ with QUERY (e.g. '?run=1'), waits for the
+// run's end and lists the N longest Long Animation Frames, each with its scripts, forced layout and
+// what the progress line said then. A diagnosis tool, not a test: `node long-frames.mjs '?run=1' 15`.
+import { launch, open, startServer } from './lib.mjs';
+const [query, count] = process.argv.slice(2);
+const server = await startServer(new URL('../dist', import.meta.url).pathname);
+const b = await launch();
+const init = () => {
+  window.__loaf = []; window.__prog = [];
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__loaf.push({ start: e.startTime, dur: e.duration, block: e.blockingDuration,
+    scripts: (e.scripts || []).map((s) => ({ inv: s.invoker, type: s.invokerType, dur: s.duration, src: (s.sourceURL || '').split('/').pop(), fn: s.sourceFunctionName, forced: s.forcedStyleAndLayoutDuration })),
+    render: e.renderStart ? e.startTime + e.duration - e.renderStart : 0, style: e.styleAndLayoutStart ? e.startTime + e.duration - e.styleAndLayoutStart : 0 }); }).observe({ type: 'long-animation-frame', buffered: true });
+  setInterval(() => { const t = document.querySelector('#progress-text')?.textContent; if (t) window.__prog.push([performance.now(), t.slice(0, 70)]); }, 100);
+};
+const page = await open(b.ctx, server.base, query, init);
+await page.setViewportSize({ width: 1280, height: 800 });
+await page.waitForFunction(() => /done in|Error|Cancelled/.test(document.querySelector('#progress-text')?.textContent || ''), null, { timeout: 600000 });
+await new Promise((r) => setTimeout(r, 1000));
+const { loaf, prog } = await page.evaluate(() => ({ loaf: window.__loaf, prog: window.__prog }));
+const at = (t) => { let p = ''; for (const [x, s] of prog) { if (x <= t) p = s; else break; } return p; };
+loaf.sort((a, b) => b.dur - a.dur);
+for (const e of loaf.slice(0, +count || 15)) console.log(`${e.start.toFixed(0)} ms: ${e.dur.toFixed(0)} ms (render ${e.render.toFixed(0)}, style+layout ${e.style.toFixed(0)}) [${at(e.start)}] ${e.scripts.map((s) => `${s.type}/${s.inv} ${s.dur.toFixed(0)}ms ${s.src}:${s.fn} forced ${s.forced?.toFixed(0)}`).join(' | ')}`);
+console.log(`${loaf.length} long animation frames; over 50 ms: ${loaf.filter((e) => e.dur > 50).length}`);
+console.log(page.errors.join('\n'));
+await b.close(); server.close();
