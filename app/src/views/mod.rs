@@ -62,8 +62,11 @@ where
         let (draw, latest) = (draw.clone(), latest.clone());
         leptos::task::spawn_local(async move {
             web::yield_now().await;
-            if latest.get() == n {
-                set_svg.set(input.with_untracked(|v| draw(v)));
+            // (None: the view was disposed meanwhile.)
+            if latest.get() == n
+                && let Some(svg) = input.try_with_untracked(|v| draw(v))
+            {
+                let _ = set_svg.try_set(svg);
             }
         });
     });
