@@ -106,6 +106,30 @@ const tests = [
     await page.close();
     return rows.map((r) => `${r[0]} ${r[4]}`).join('; ');
   }],
+  ['dark mode follows the system setting: the page, the lenses and the charts turn dark, and back', async () => {
+    const page = await open();
+    const look = () => page.evaluate(() => {
+      // Relative luminance of a computed rgb() colour, 0 (black) to 1 (white).
+      const lum = (c) => { const [r, g, b] = c.match(/[\d.]+/g).map(Number); return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255; };
+      const cs = (sel) => getComputedStyle(document.querySelector(sel));
+      return { page: lum(cs('html').backgroundColor), text: lum(cs('body').color), lens: lum(cs('#view-accuracy').backgroundColor),
+        chart: cs('#view-paper .chart svg').filter };
+    });
+    await page.click('#view-paper details summary');
+    await page.waitForFunction(() => document.querySelectorAll('#view-paper .paper-chart svg').length > 0, null, { timeout: 20000 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const dark = await look();
+    if (!(dark.page < 0.15 && dark.lens < 0.2 && dark.text > 0.8)) throw new Error('not dark: ' + JSON.stringify(dark));
+    if (!/invert/.test(dark.chart)) throw new Error('the charts stay white: ' + JSON.stringify(dark));
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(shots, 'dark.png'), fullPage: false });
+    await page.emulateMedia({ colorScheme: 'light' });
+    const light = await look();
+    if (!(light.page > 0.9 && light.lens > 0.9 && light.text < 0.2 && light.chart === 'none')) throw new Error('not light again: ' + JSON.stringify(light));
+    if (page.errors.length) throw new Error(page.errors.join('\n'));
+    await page.close();
+    return `dark: page ${dark.page.toFixed(2)}, lens ${dark.lens.toFixed(2)}, text ${dark.text.toFixed(2)}; light: page ${light.page.toFixed(2)}`;
+  }],
   ['tiny comparison on the CPU backend runs to the end and draws every view', async () => {
     const page = await open(`?backend=cpu&run=1&${tiny}`);
     await page.waitForFunction(() => /samples\/s/.test(document.querySelector('#progress-text')?.textContent || ''), null, { timeout: 120000 });
