@@ -2,6 +2,7 @@
 //! the WebGPU adapter. No experiment logic here.
 
 use js_sys::{Promise, Reflect, Uint8Array};
+use spotlight_core::data::asset::gzip_stated_size;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -102,7 +103,9 @@ pub async fn gunzip(bytes: &[u8], max: usize) -> Option<Result<Vec<u8>, String>>
             let pair = web_sys::ReadableWritablePair::new(&ds.readable(), &ds.writable());
             let out = blob.stream().pipe_through(&pair);
             let too_big = || format!("decompresses to more than {} MB, too large for a dataset asset", max >> 20);
-            read_all(out, max, bytes.len() * 4, |e| format!("not valid gzip ({e})"), too_big, |_| ()).await
+            // Sized once from the size the file states (growing a 55 MB buffer copies it).
+            let capacity = gzip_stated_size(bytes).unwrap_or(bytes.len() * 4).min(max);
+            read_all(out, max, capacity, |e| format!("not valid gzip ({e})"), too_big, |_| ()).await
         }
         .await,
     )

@@ -28,6 +28,14 @@ pub fn is_gzip(bytes: &[u8]) -> bool {
     bytes.starts_with(&[0x1f, 0x8b])
 }
 
+/// The unpacked size a gzip file states in its last four bytes (ISIZE: the size modulo 2³², exact
+/// for one member under 4 GiB, as our assets are): a hint to size the output once. Not checked —
+/// whoever unpacks still stops at its own cap. `None` for bytes too short to hold it.
+pub fn gzip_stated_size(gz: &[u8]) -> Option<usize> {
+    let tail: [u8; 4] = gz.get(gz.len().checked_sub(4)?..)?.try_into().ok()?;
+    Some(u32::from_le_bytes(tail) as usize)
+}
+
 /// One split (train or test) of a dataset: u8 images and their labels.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Split {
@@ -247,6 +255,16 @@ mod tests {
         let e = Dataset::decode("mnist.spds.gz", &gz.finish().unwrap()).unwrap_err();
         assert_eq!(e.file(), "mnist.spds.gz");
         assert!(e.to_string().contains("truncated"), "{e}");
+    }
+
+    #[test]
+    fn gzip_states_its_unpacked_size() {
+        let d = tiny();
+        let gz = d.encode();
+        let mut raw = Vec::new();
+        flate2::read::GzDecoder::new(&gz[..]).read_to_end(&mut raw).unwrap();
+        assert_eq!(gzip_stated_size(&gz), Some(raw.len()));
+        assert_eq!(gzip_stated_size(&[0x1f, 0x8b, 8]), None);
     }
 
     #[test]
