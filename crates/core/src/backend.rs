@@ -68,10 +68,13 @@ impl fmt::Display for BackendName {
     }
 }
 
-/// A native wgpu device (Vulkan, Metal or DX12), or a clear error when there is no adapter.
+/// A native wgpu device (Vulkan, Metal or DX12), or a clear error when there is no adapter. wgpu's
+/// runtime starts once per process (a second `init` fails: "Service already initialized"), so the
+/// first answer is kept and every later call gets the same device.
 #[cfg(all(feature = "wgpu", not(target_arch = "wasm32")))]
 pub fn native_wgpu() -> Result<Device, String> {
-    Device::wgpu_options().init().map_err(|e| format!("backend wgpu: no usable GPU adapter ({e:?})"))
+    static WGPU: std::sync::OnceLock<Result<Device, String>> = std::sync::OnceLock::new();
+    WGPU.get_or_init(|| Device::wgpu_options().init().map_err(|e| format!("backend wgpu: no usable GPU adapter ({e:?})"))).clone()
 }
 
 /// A device for a backend name, natively. Returns the device and a description for reports.
