@@ -1,6 +1,7 @@
 //! Where a LeNet training step's time goes on a CPU backend: each layer of the model, forward and
-//! backward, timed alone at the shapes a batch of MNIST gives, in burn's own op and in the
-//! alternatives Spotlight's model can be written with. A minimal reproduction for upstream reports
+//! backward, timed alone at the shapes a batch of MNIST gives, in burn's own op, in the
+//! alternatives Spotlight's model can be written with, and in Spotlight's own kernels
+//! (`kernels.rs`). A minimal reproduction for upstream reports
 //! (burn-flex) and the measurement behind the choices in `model.rs`.
 //!
 //! ```text
@@ -15,6 +16,7 @@ use std::time::Instant;
 use burn::tensor::module::{batch_norm_train, conv2d, max_pool2d};
 use burn::tensor::ops::{ConvOptions, MaxPoolOptions};
 use burn::tensor::{Device, Distribution, Tensor};
+use spotlight_core::kernels;
 
 /// The median wall time of one call, in ms (the median: this machine is shared and noisy).
 fn time(repeats: usize, mut f: impl FnMut()) -> f64 {
@@ -75,6 +77,10 @@ fn main() {
             time(n, || run(&|x, w, bias| conv2d(x, w, None, opts.clone()).add(bias.reshape([1, cout, 1, 1])))),
         );
         row(&format!("{label}: im2col (slices) + matmul"), time(n, || run(&|x, w, bias| im2col_conv(x, w, bias, pad))));
+        row(
+            &format!("{label}: Spotlight's kernel, bias added after"),
+            time(n, || run(&|x, w, bias| kernels::conv2d(x, w, opts.clone()).add(bias.reshape([1, cout, 1, 1])))),
+        );
     }
 
     {
@@ -105,6 +111,7 @@ fn main() {
         row(&format!("{label}: burn max_pool2d"), time(n, || run(&|x| max_pool2d(x, opts.clone()))));
         row(&format!("{label}: reshape, max over the two window axes"), time(n, || run(&pool_reshape)));
         row(&format!("{label}: max of 4 strided slices"), time(n, || run(&pool_slices)));
+        row(&format!("{label}: Spotlight's kernel"), time(n, || run(&kernels::max_pool2x2)));
     }
 
     for (label, shape) in [("BN on 6×28×28", [b, 6, 28, 28]), ("BN on 16×10×10", [b, 16, 10, 10])] {

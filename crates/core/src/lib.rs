@@ -4,7 +4,8 @@
 //! The method, in order:
 //! * [`data`] (spotlight-data): load, flip labels, inject OOD, split members;
 //!   [`experiment_data`]: those splits as one experiment's tensors on a device;
-//! * [`model`]: LeNet-5 ± BN, the γ/σ read-out and the regularizers;
+//! * [`model`]: LeNet-5 ± BN, the γ/σ read-out and the regularizers (its convolutions and poolings
+//!   on burn-flex by `kernels`);
 //! * [`train`]: a training loop you can step, with its per-epoch lenses (accuracy, per-sample
 //!   gradient norms inside a batch, γ/σ);
 //! * [`attack`]: LiRA (online, offline), the loss attack, ROC and AUC;
@@ -26,6 +27,8 @@ pub mod driver;
 pub mod experiment;
 pub mod experiment_data;
 pub mod jobs;
+#[cfg(feature = "flex")]
+pub mod kernels;
 pub mod link;
 pub mod model;
 pub mod paper;

@@ -43,7 +43,6 @@ use burn::nn::conv::{Conv2d, Conv2dConfig};
 use burn::nn::pool::{MaxPool2d, MaxPool2dConfig};
 use burn::nn::{BatchNorm, BatchNormConfig, Linear, LinearConfig, PaddingConfig2d};
 use burn::tensor::activation::relu;
-use burn::tensor::module::conv2d;
 use burn::tensor::ops::ConvOptions;
 use burn::tensor::{Device, Int, Tensor, TensorData};
 
@@ -166,13 +165,22 @@ impl ConvBlock {
             unreachable!("`conv` builds every convolution with explicit padding")
         };
         let options = ConvOptions::new_with_padding(c.stride, [(top, bottom), (left, right)], c.dilation, c.groups);
-        let mut y = conv2d(x, c.weight.val(), None, options);
+        let mut y = conv2d(x, c.weight.val(), options);
         if let Some(b) = &c.bias {
             let channels = b.dims()[0];
             y = y.add(b.val().reshape([1, channels, 1, 1]));
         }
         relu(norm(&self.bn, y, mode, stats))
     }
+}
+
+/// burn's `conv2d` without a bias: on burn-flex through Spotlight's kernels (`kernels.rs`: im2col
+/// and one matrix product per sample, the batch split across threads; ~N× faster for LeNet).
+fn conv2d(x: Tensor<4>, weight: Tensor<4>, options: ConvOptions<2>) -> Tensor<4> {
+    #[cfg(feature = "flex")]
+    return crate::kernels::conv2d(x, weight, options);
+    #[allow(unreachable_code)]
+    burn::tensor::module::conv2d(x, weight, None, options)
 }
 
 /// A linear layer, the BatchNorm after it in the BN variant, and the ReLU.
@@ -333,12 +341,21 @@ impl LeNet {
         self.forward_with(x, mode, true)
     }
 
+    /// The 2×2 max-pooling after each convolution block.
+    fn pool(&self, x: Tensor<4>) -> Tensor<4> {
+        #[cfg(feature = "flex")]
+        if self.pool.kernel_size == [POOL, POOL] && self.pool.stride == [POOL, POOL] {
+            return crate::kernels::max_pool2x2(x);
+        }
+        self.pool.forward(x)
+    }
+
     fn forward_with(&self, x: Tensor<4>, mode: Mode, track: bool) -> Forward {
         let mut vars = Vec::new();
         let mut tracked = Vec::new();
         let mut stats = BnStats { vars: &mut vars, tracked: track.then_some(&mut tracked) };
-        let x = self.pool.forward(self.conv1.forward(x, mode, &mut stats));
-        let x = self.pool.forward(self.conv2.forward(x, mode, &mut stats));
+        let x = self.pool(self.conv1.forward(x, mode, &mut stats));
+        let x = self.pool(self.conv2.forward(x, mode, &mut stats));
         let x: Tensor<2> = x.flatten(1, 3);
         let x = self.fc1.forward(x, mode, &mut stats);
         let x = self.fc2.forward(x, mode, &mut stats);

@@ -1,0 +1,521 @@
+//! LeNet's convolutions and max-pooling on burn-flex, by Spotlight's own CPU kernels.
+//!
+//! burn-flex runs a LeNet training step mostly in its convolutions and poolings
+//! (`bench/PROFILE.md`): the weight gradient is a convolution of the transposed input with the
+//! output gradient as a 28×28 kernel, on one thread, and the pooling keeps and scatters indices.
+//! This module computes the same things the way PyTorch's CPU path does, through burn's backend
+//! extension API (a [`LeNetKernels`] trait implemented for `Flex` and, with a hand-written
+//! backward, for `Autodiff<Flex>`):
+//!
+//! * **Convolution** (stride 1, square zero padding, no bias, one group): per sample, the input
+//!   unrolled into columns (im2col, `[C·k·k, OH·OW]`) and one matrix product with the weights
+//!   (`gemm`, the crate burn-flex multiplies with). Backward: the weight gradient is
+//!   Σ_b grad_b · col_bᵀ, the input gradient Wᵀ · grad_b folded back into the image (col2im).
+//! * **Max-pooling** 2×2, stride 2: the largest of each window (the first one on ties, as
+//!   PyTorch); backward sends each window's gradient to that element.
+//!
+//! Samples are split across threads (rayon's pool, natively; one thread in the browser, where each
+//! Web Worker is a thread). [`conv2d`] and [`max_pool2d`] take these paths only for f32 tensors on a
+//! burn-flex device and shapes they cover; everything else (burn-ndarray, WebGPU, other options)
+//! goes through burn's own ops, which the tests below compare against: outputs and gradients.
+
+use burn::backend::autodiff::Autodiff;
+use burn::backend::autodiff::checkpoint::base::Checkpointer;
+use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
+use burn::backend::autodiff::grads::Gradients;
+use burn::backend::autodiff::ops::{Backward, Ops, OpsKind};
+use burn::backend::flex::FlexTensor;
+use burn::backend::tensor::FloatTensor;
+use burn::backend::{Dispatch, DispatchDevice, Flex, TensorMetadata, backend_extension};
+use burn::tensor::ops::{ConvOptions, MaxPoolOptions};
+use burn::tensor::{DType, Tensor, TensorData};
+
+/// The operations a LeNet training step spends most of its time in, as a burn backend extension.
+#[backend_extension(Flex, Autodiff)]
+pub trait LeNetKernels: burn::backend::Backend {
+    /// A convolution of `x` `[B, C, H, W]` with `weight` `[O, C, k, k]`: stride 1, `padding` zeros
+    /// on every side, no bias.
+    fn lenet_conv(x: FloatTensor<Self>, weight: FloatTensor<Self>, padding: usize) -> FloatTensor<Self>;
+    /// Max-pooling of `x` `[B, C, H, W]` over 2×2 windows with stride 2 (`[B, C, H/2, W/2]`,
+    /// rounded down).
+    fn lenet_pool(x: FloatTensor<Self>) -> FloatTensor<Self>;
+}
+
+impl LeNetKernels for Flex {
+    fn lenet_conv(x: FlexTensor, weight: FlexTensor, padding: usize) -> FlexTensor {
+        conv_forward(&x, &weight, padding)
+    }
+
+    fn lenet_pool(x: FlexTensor) -> FlexTensor {
+        pool_forward(&x)
+    }
+}
+
+impl<C: CheckpointStrategy> LeNetKernels for Autodiff<Flex, C> {
+    fn lenet_conv(x: FloatTensor<Self>, weight: FloatTensor<Self>, padding: usize) -> FloatTensor<Self> {
+        #[derive(Debug)]
+        struct ConvBackward;
+
+        impl Backward<Flex, 2> for ConvBackward {
+            type State = (FlexTensor, FlexTensor, usize);
+
+            fn backward(self, ops: Ops<Self::State, 2>, grads: &mut Gradients, _: &mut Checkpointer) {
+                let [node_x, node_weight] = ops.parents;
+                let grad = grads.consume::<Flex>(&ops.node);
+                let (x, weight, padding) = ops.state;
+                if let Some(node) = node_x {
+                    grads.register::<Flex>(node.id, conv_input_grad(&x, &weight, &grad, padding));
+                }
+                if let Some(node) = node_weight {
+                    grads.register::<Flex>(node.id, conv_weight_grad(&x, &weight, &grad, padding));
+                }
+            }
+        }
+
+        match ConvBackward.prepare::<C>([x.node(), weight.node()]).compute_bound().stateful() {
+            OpsKind::Tracked(prep) => {
+                let (x, weight) = (x.primitive().clone(), weight.primitive().clone());
+                let out = conv_forward(&x, &weight, padding);
+                prep.finish((x, weight, padding), out)
+            }
+            OpsKind::UnTracked(prep) => prep.finish(conv_forward(x.primitive(), weight.primitive(), padding)),
+        }
+    }
+
+    fn lenet_pool(x: FloatTensor<Self>) -> FloatTensor<Self> {
+        #[derive(Debug)]
+        struct PoolBackward;
+
+        impl Backward<Flex, 1> for PoolBackward {
+            type State = FlexTensor;
+
+            fn backward(self, ops: Ops<Self::State, 1>, grads: &mut Gradients, _: &mut Checkpointer) {
+                let [node_x] = ops.parents;
+                let grad = grads.consume::<Flex>(&ops.node);
+                if let Some(node) = node_x {
+                    grads.register::<Flex>(node.id, pool_backward(&ops.state, &grad));
+                }
+            }
+        }
+
+        match PoolBackward.prepare::<C>([x.node()]).compute_bound().stateful() {
+            OpsKind::Tracked(prep) => {
+                let x = x.primitive().clone();
+                let out = pool_forward(&x);
+                prep.finish(x, out)
+            }
+            OpsKind::UnTracked(prep) => prep.finish(pool_forward(x.primitive())),
+        }
+    }
+}
+
+/// Whether a tensor lives on burn-flex (with or without autodiff) and holds f32s: what the kernels
+/// here take.
+fn on_flex<const D: usize>(t: &Tensor<D>) -> bool {
+    #[allow(unreachable_patterns)]
+    let flex = match t.device().as_dispatch() {
+        DispatchDevice::Flex(_) => true,
+        DispatchDevice::Autodiff(inner) => matches!(**inner, DispatchDevice::Flex(_)),
+        _ => false,
+    };
+    flex && t.dtype() == DType::F32
+}
+
+/// burn's `conv2d` without a bias, through Spotlight's kernels where they apply (see the module
+/// docs).
+pub fn conv2d(x: Tensor<4>, weight: Tensor<4>, options: ConvOptions<2>) -> Tensor<4> {
+    let [k1, k2] = [weight.dims()[2], weight.dims()[3]];
+    let [(top, bottom), (left, right)] = options.padding;
+    let plain = options.stride == [1, 1] && options.dilation == [1, 1] && options.groups == 1;
+    if plain && k1 == k2 && top == bottom && left == right && top == left && on_flex(&x) && on_flex(&weight) {
+        return Tensor::from_dispatch(<Dispatch as LeNetKernels>::lenet_conv(x.into_dispatch(), weight.into_dispatch(), top));
+    }
+    burn::tensor::module::conv2d(x, weight, None, options)
+}
+
+/// 2×2 max-pooling with stride 2 (no padding), through Spotlight's kernel on burn-flex and burn's
+/// `max_pool2d` elsewhere.
+pub fn max_pool2x2(x: Tensor<4>) -> Tensor<4> {
+    if on_flex(&x) {
+        return Tensor::from_dispatch(<Dispatch as LeNetKernels>::lenet_pool(x.into_dispatch()));
+    }
+    burn::tensor::module::max_pool2d(x, MaxPoolOptions::new([2, 2]).with_stride([2, 2]))
+}
+
+/// A tensor's f32s in row-major order (a copy only when its layout is not already that).
+fn values(t: &FlexTensor) -> std::borrow::Cow<'_, [f32]> {
+    match t.as_slice::<f32>() {
+        Some(s) => s.into(),
+        None => t.to_contiguous().as_slice::<f32>().expect("a contiguous f32 tensor").to_vec().into(),
+    }
+}
+
+fn dims4(t: &FlexTensor) -> [usize; 4] {
+    let dims = t.shape().dims::<4>();
+    [dims[0], dims[1], dims[2], dims[3]]
+}
+
+fn tensor(data: Vec<f32>, shape: [usize; 4]) -> FlexTensor {
+    FlexTensor::from_data(TensorData::new(data, shape))
+}
+
+/// The shapes of one convolution.
+#[derive(Clone, Copy, Debug)]
+struct Conv {
+    batch: usize,
+    cin: usize,
+    h: usize,
+    w: usize,
+    cout: usize,
+    k: usize,
+    pad: usize,
+    oh: usize,
+    ow: usize,
+}
+
+impl Conv {
+    fn new(x: &FlexTensor, weight: &FlexTensor, pad: usize) -> Self {
+        let [batch, cin, h, w] = dims4(x);
+        let [cout, wc, k, k2] = dims4(weight);
+        assert!(wc == cin && k == k2, "lenet_conv: weights {:?} for an input {:?}", dims4(weight), dims4(x));
+        let (oh, ow) = ((h + 2 * pad + 1).checked_sub(k), (w + 2 * pad + 1).checked_sub(k));
+        let (Some(oh), Some(ow)) = (oh, ow) else { panic!("lenet_conv: a {k}×{k} kernel over a {h}×{w} image padded by {pad}") };
+        Self { batch, cin, h, w, cout, k, pad, oh, ow }
+    }
+
+    /// Rows of a column matrix (C·k·k) and its columns (output pixels).
+    fn col_shape(&self) -> (usize, usize) {
+        (self.cin * self.k * self.k, self.oh * self.ow)
+    }
+
+    /// Unrolls one sample `[C, H, W]` into `col` `[C·k·k, OH·OW]`: row (c, i, j) holds the input
+    /// pixel each output pixel multiplies by weight (c, i, j), zero where that falls in the padding.
+    fn im2col(&self, x: &[f32], col: &mut [f32]) {
+        let l = self.oh * self.ow;
+        for (r, row) in col.chunks_exact_mut(l).enumerate() {
+            let (c, i, j) = (r / (self.k * self.k), r / self.k % self.k, r % self.k);
+            let (lo, hi) = self.valid_cols(j);
+            for (y, out) in row.chunks_exact_mut(self.ow).enumerate() {
+                match (y + i).checked_sub(self.pad).filter(|&iy| iy < self.h) {
+                    Some(iy) if lo < hi => {
+                        let src = &x[(c * self.h + iy) * self.w..][..self.w];
+                        out[..lo].fill(0.0);
+                        out[lo..hi].copy_from_slice(&src[lo + j - self.pad..hi + j - self.pad]);
+                        out[hi..].fill(0.0);
+                    }
+                    _ => out.fill(0.0),
+                }
+            }
+        }
+    }
+
+    /// The adjoint of [`im2col`](Self::im2col): adds each column entry back onto the input pixel
+    /// it was read from (`x` is one sample, `[C, H, W]`, zeroed by the caller).
+    fn col2im(&self, col: &[f32], x: &mut [f32]) {
+        let l = self.oh * self.ow;
+        for (r, row) in col.chunks_exact(l).enumerate() {
+            let (c, i, j) = (r / (self.k * self.k), r / self.k % self.k, r % self.k);
+            let (lo, hi) = self.valid_cols(j);
+            if lo >= hi {
+                continue;
+            }
+            for (y, src) in row.chunks_exact(self.ow).enumerate() {
+                if let Some(iy) = (y + i).checked_sub(self.pad).filter(|&iy| iy < self.h) {
+                    let dst = &mut x[(c * self.h + iy) * self.w..][..self.w];
+                    for (d, s) in dst[lo + j - self.pad..hi + j - self.pad].iter_mut().zip(&src[lo..hi]) {
+                        *d += s;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The output columns whose input column for kernel column `j` lies inside the image:
+    /// `lo ≤ x < hi` ⇔ `0 ≤ x + j − pad < W`.
+    fn valid_cols(&self, j: usize) -> (usize, usize) {
+        let lo = self.pad.saturating_sub(j);
+        let hi = (self.w + self.pad).saturating_sub(j).min(self.ow);
+        (lo, hi.max(lo))
+    }
+}
+
+/// `y[b] = W · im2col(x[b])` for every sample.
+fn conv_forward(x: &FlexTensor, weight: &FlexTensor, pad: usize) -> FlexTensor {
+    let s = Conv::new(x, weight, pad);
+    let (x, w) = (values(x), values(weight));
+    let (rows, l) = s.col_shape();
+    let sample = s.cin * s.h * s.w;
+    let mut y = vec![0.0f32; s.batch * s.cout * l];
+    for_samples(&mut y, s.cout * l, |first, out| {
+        let mut col = vec![0.0f32; rows * l];
+        for (n, y) in out.chunks_exact_mut(s.cout * l).enumerate() {
+            s.im2col(&x[(first + n) * sample..][..sample], &mut col);
+            matmul([s.cout, l, rows], y, false, (&w, rows, 1), (&col, l, 1));
+        }
+    });
+    tensor(y, [s.batch, s.cout, s.oh, s.ow])
+}
+
+/// `dW = Σ_b grad[b] · im2col(x[b])ᵀ`, each thread summing its own samples.
+fn conv_weight_grad(x: &FlexTensor, weight: &FlexTensor, grad: &FlexTensor, pad: usize) -> FlexTensor {
+    let s = Conv::new(x, weight, pad);
+    let (x, g) = (values(x), values(grad));
+    let (rows, l) = s.col_shape();
+    let sample = s.cin * s.h * s.w;
+    let partial = |range: std::ops::Range<usize>| {
+        let mut dw = vec![0.0f32; s.cout * rows];
+        let mut col = vec![0.0f32; rows * l];
+        for (n, b) in range.enumerate() {
+            s.im2col(&x[b * sample..][..sample], &mut col);
+            // col is [rows, l]; read as [l, rows] it is the transpose the product needs.
+            matmul([s.cout, rows, l], &mut dw, n > 0, (&g[b * s.cout * l..][..s.cout * l], l, 1), (&col, 1, l));
+        }
+        dw
+    };
+    let dw = sum_over_samples(s.batch, partial);
+    tensor(dw, [s.cout, s.cin, s.k, s.k])
+}
+
+/// `dx[b] = col2im(Wᵀ · grad[b])`.
+fn conv_input_grad(x: &FlexTensor, weight: &FlexTensor, grad: &FlexTensor, pad: usize) -> FlexTensor {
+    let s = Conv::new(x, weight, pad);
+    let (w, g) = (values(weight), values(grad));
+    let (rows, l) = s.col_shape();
+    let sample = s.cin * s.h * s.w;
+    let mut dx = vec![0.0f32; s.batch * sample];
+    for_samples(&mut dx, sample, |first, out| {
+        let mut col = vec![0.0f32; rows * l];
+        for (n, dx) in out.chunks_exact_mut(sample).enumerate() {
+            let g = &g[(first + n) * s.cout * l..][..s.cout * l];
+            // Wᵀ: W is [cout, rows]; read with row stride 1 and column stride `rows` it is [rows, cout].
+            matmul([rows, l, s.cout], &mut col, false, (&w, 1, rows), (g, l, 1));
+            s.col2im(&col, dx);
+        }
+    });
+    tensor(dx, [s.batch, s.cin, s.h, s.w])
+}
+
+/// For each 2×2 window of a `[H, W]` plane (rounded down), the offset in the plane of its largest
+/// element, the first of equals in row-major order.
+fn window_max(plane: &[f32], w: usize, y: usize, x: usize) -> usize {
+    let at = [(2 * y) * w + 2 * x, (2 * y) * w + 2 * x + 1, (2 * y + 1) * w + 2 * x, (2 * y + 1) * w + 2 * x + 1];
+    let mut best = at[0];
+    for &i in &at[1..] {
+        // As PyTorch: a NaN wins (the first one), so that a diverged model stays visibly so.
+        if (plane[i] > plane[best] || plane[i].is_nan()) && !plane[best].is_nan() {
+            best = i;
+        }
+    }
+    best
+}
+
+fn pool_forward(x: &FlexTensor) -> FlexTensor {
+    let [b, c, h, w] = dims4(x);
+    let x = values(x);
+    let (oh, ow) = (h / 2, w / 2);
+    let mut y = vec![0.0f32; b * c * oh * ow];
+    for_samples(&mut y, c * oh * ow, |first, out| {
+        for (p, plane_out) in out.chunks_exact_mut(oh * ow).enumerate() {
+            let plane = &x[(first * c + p) * h * w..][..h * w];
+            for (i, v) in plane_out.iter_mut().enumerate() {
+                *v = plane[window_max(plane, w, i / ow, i % ow)];
+            }
+        }
+    });
+    tensor(y, [b, c, oh, ow])
+}
+
+fn pool_backward(x: &FlexTensor, grad: &FlexTensor) -> FlexTensor {
+    let [b, c, h, w] = dims4(x);
+    let (x, g) = (values(x), values(grad));
+    let (oh, ow) = (h / 2, w / 2);
+    let mut dx = vec![0.0f32; b * c * h * w];
+    for_samples(&mut dx, c * h * w, |first, out| {
+        for (p, dplane) in out.chunks_exact_mut(h * w).enumerate() {
+            let plane = &x[(first * c + p) * h * w..][..h * w];
+            let g = &g[(first * c + p) * oh * ow..][..oh * ow];
+            for (i, &gi) in g.iter().enumerate() {
+                dplane[window_max(plane, w, i / ow, i % ow)] += gi;
+            }
+        }
+    });
+    tensor(dx, [b, c, h, w])
+}
+
+/// Runs `f(first_sample, rows)` over `out` cut into runs of whole samples (`per_sample` values
+/// each), one run per thread.
+fn for_samples(out: &mut [f32], per_sample: usize, f: impl Fn(usize, &mut [f32]) + Sync) {
+    let samples = out.len() / per_sample.max(1);
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use rayon::prelude::*;
+        let per_thread = samples.div_ceil(rayon::current_num_threads()).max(1);
+        if per_thread < samples {
+            out.par_chunks_mut(per_thread * per_sample).enumerate().for_each(|(t, chunk)| f(t * per_thread, chunk));
+            return;
+        }
+    }
+    let _ = samples;
+    f(0, out);
+}
+
+/// The sum over threads of `partial(samples)`, each thread taking a run of the `batch` samples.
+fn sum_over_samples(batch: usize, partial: impl Fn(std::ops::Range<usize>) -> Vec<f32> + Sync) -> Vec<f32> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use rayon::prelude::*;
+        let per_thread = batch.div_ceil(rayon::current_num_threads()).max(1);
+        if per_thread < batch {
+            let runs: Vec<_> = (0..batch).step_by(per_thread).map(|s| s..(s + per_thread).min(batch)).collect();
+            return runs
+                .into_par_iter()
+                .map(|r| partial(r))
+                .reduce_with(|mut a, b| {
+                    a.iter_mut().zip(&b).for_each(|(a, b)| *a += b);
+                    a
+                })
+                .expect("a batch of at least two samples has at least two runs");
+        }
+    }
+    partial(0..batch)
+}
+
+/// `dst (m×n, row-major) = [dst +] lhs (m×k) · rhs (k×n)`, each operand given as its values with a
+/// row stride and a column stride, through `gemm` (runtime-detected SIMD, one thread: the callers
+/// split the batch across threads themselves).
+fn matmul(
+    [m, n, k]: [usize; 3],
+    dst: &mut [f32],
+    accumulate: bool,
+    (lhs, lhs_rs, lhs_cs): (&[f32], usize, usize),
+    (rhs, rhs_rs, rhs_cs): (&[f32], usize, usize),
+) {
+    if m == 0 || n == 0 {
+        return;
+    }
+    // The bounds the unsafe call relies on: every index it forms lies inside its slice.
+    let last = |rows: usize, cols: usize, rs: usize, cs: usize| (rows - 1) * rs + (cols.max(1) - 1) * cs;
+    assert!(dst.len() >= m * n, "matmul: destination too small");
+    if k == 0 {
+        if !accumulate {
+            dst[..m * n].fill(0.0);
+        }
+        return;
+    }
+    assert!(last(m, k, lhs_rs, lhs_cs) < lhs.len() && last(k, n, rhs_rs, rhs_cs) < rhs.len(), "matmul: operand too small");
+    let i = |v: usize| v as isize;
+    #[allow(unsafe_code)]
+    // SAFETY: gemm reads lhs at r·lhs_rs + c·lhs_cs for r < m, c < k, rhs likewise for k × n, and
+    // writes dst at r·n + c for r < m, c < n: all inside the slices, as asserted above; dst is
+    // borrowed mutably, so it overlaps neither operand.
+    unsafe {
+        gemm::gemm(
+            m,
+            n,
+            k,
+            dst.as_mut_ptr(),
+            1,
+            i(n),
+            accumulate,
+            lhs.as_ptr(),
+            i(lhs_cs),
+            i(lhs_rs),
+            rhs.as_ptr(),
+            i(rhs_cs),
+            i(rhs_rs),
+            1.0f32,
+            1.0f32,
+            false,
+            false,
+            false,
+            gemm::Parallelism::None,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use burn::tensor::ops::{ConvOptions, MaxPoolOptions};
+    use burn::tensor::{Device, Distribution, Tensor, Tolerance};
+
+    fn close<const D: usize>(ours: Tensor<D>, theirs: Tensor<D>) {
+        ours.into_data().assert_approx_eq::<f32>(&theirs.into_data(), Tolerance::rel_abs(1e-5, 1e-4));
+    }
+
+    /// Our convolution against burn's, forward and both gradients, at LeNet's two shapes and one
+    /// with a padding wider than usual and an odd image.
+    #[test]
+    fn conv_matches_burn() {
+        let device = Device::flex().autodiff();
+        for (b, cin, cout, h, w, pad) in [(3, 1, 6, 28, 28, 2), (4, 6, 16, 14, 14, 0), (2, 2, 3, 7, 9, 3)] {
+            let x = Tensor::<4>::random([b, cin, h, w], Distribution::Normal(0.0, 1.0), &device);
+            let wt = Tensor::<4>::random([cout, cin, 5, 5], Distribution::Normal(0.0, 1.0), &device);
+            let (oh, ow) = (h + 2 * pad - 4, w + 2 * pad - 4);
+            let g = Tensor::<4>::random([b, cout, oh, ow], Distribution::Normal(0.0, 1.0), &device);
+            let options = ConvOptions::new([1, 1], [pad, pad], [1, 1], 1);
+            // The comparison means something only if our side takes our kernels.
+            assert!(super::on_flex(&x.clone().require_grad()) && super::on_flex(&wt));
+            let run = |fast: bool| {
+                let (x, wt) = (x.clone().detach().require_grad(), wt.clone().detach().require_grad());
+                let y = if fast {
+                    super::conv2d(x.clone(), wt.clone(), options.clone())
+                } else {
+                    burn::tensor::module::conv2d(x.clone(), wt.clone(), None, options.clone())
+                };
+                let grads = y.clone().mul(g.clone()).sum().backward();
+                (y.detach(), x.grad(&grads).expect("dx"), wt.grad(&grads).expect("dw"))
+            };
+            let (ours, theirs) = (run(true), run(false));
+            assert_eq!(ours.0.dims(), [b, cout, oh, ow]);
+            close(ours.0, theirs.0);
+            close(ours.1, theirs.1);
+            close(ours.2, theirs.2);
+        }
+    }
+
+    /// Our pooling against burn's, forward and gradient, on an even and an odd image.
+    #[test]
+    fn pool_matches_burn() {
+        let device = Device::flex().autodiff();
+        for (h, w) in [(28, 28), (5, 7)] {
+            let x = Tensor::<4>::random([3, 2, h, w], Distribution::Normal(0.0, 1.0), &device);
+            let g = Tensor::<4>::random([3, 2, h / 2, w / 2], Distribution::Normal(0.0, 1.0), &device);
+            let run = |fast: bool| {
+                let x = x.clone().detach().require_grad();
+                let y = if fast {
+                    super::max_pool2x2(x.clone())
+                } else {
+                    burn::tensor::module::max_pool2d(x.clone(), MaxPoolOptions::new([2, 2]).with_stride([2, 2]))
+                };
+                let grads = y.clone().mul(g.clone()).sum().backward();
+                (y.detach(), x.grad(&grads).expect("dx"))
+            };
+            let (ours, theirs) = (run(true), run(false));
+            close(ours.0, theirs.0);
+            close(ours.1, theirs.1);
+        }
+    }
+
+    /// Other backends keep burn's ops (burn-ndarray here).
+    #[test]
+    #[allow(deprecated)]
+    fn other_backends_keep_burns_ops() {
+        let x = Tensor::<4>::random([1, 1, 4, 4], Distribution::Default, &Device::ndarray());
+        assert!(!super::on_flex(&x));
+        assert!(super::on_flex(&Tensor::<4>::random([1, 1, 4, 4], Distribution::Default, &Device::flex())));
+        assert_eq!(super::max_pool2x2(x).dims(), [1, 1, 2, 2]);
+    }
+
+    /// Ties go to the first element of a window (after a ReLU most windows are all zeros), and the
+    /// kernels also run without autodiff.
+    #[test]
+    fn pool_ties_and_plain_flex() {
+        let values = [[[[0.0, 0.0, 1.0, 3.0], [0.0, 0.0, 3.0, 2.0]]]];
+        let device = Device::flex();
+        let x = Tensor::<4>::from_floats(values, &device);
+        close(super::max_pool2x2(x), Tensor::<4>::from_floats([[[[0.0, 3.0]]]], &device));
+        let x = Tensor::<4>::from_floats(values, &Device::flex().autodiff()).require_grad();
+        let grads = super::max_pool2x2(x.clone()).sum().backward();
+        close(x.grad(&grads).expect("dx"), Tensor::<4>::from_floats([[[[1.0, 0.0, 0.0, 1.0], [0.0, 0.0, 0.0, 0.0]]]], &Device::flex()));
+    }
+}
