@@ -159,7 +159,14 @@ fn tensor(data: Vec<f32>, shape: [usize; 4]) -> FlexTensor {
     FlexTensor::from_data(TensorData::new(data, shape))
 }
 
-/// The shapes of one convolution.
+/// The shapes of one convolution, and the padded layout the kernels work in.
+///
+/// One sample is copied into a zero-padded buffer `[C, HP, WP]` (HP = H + 2·pad, WP alike) with
+/// `k − 1` more zeros at its end. In that buffer an output pixel (y, x) and a tap (c, i, j) read
+/// the element at c·HP·WP + (y + i)·WP + x + j, so for a whole tap the output pixels, taken in
+/// rows of WP (the last WP − OW of each row past the image: "spill" columns, computed and
+/// dropped), read one contiguous run: a column matrix `[C·k·k, OH·WP]` is C·k·k plain copies,
+/// and its adjoint C·k·k plain additions.
 #[derive(Clone, Copy, Debug)]
 struct Conv {
     batch: usize,
@@ -171,6 +178,8 @@ struct Conv {
     pad: usize,
     oh: usize,
     ow: usize,
+    hp: usize,
+    wp: usize,
 }
 
 impl Conv {
@@ -178,97 +187,139 @@ impl Conv {
         let [batch, cin, h, w] = dims4(x);
         let [cout, wc, k, k2] = dims4(weight);
         assert!(wc == cin && k == k2, "lenet_conv: weights {:?} for an input {:?}", dims4(weight), dims4(x));
-        let (oh, ow) = ((h + 2 * pad + 1).checked_sub(k), (w + 2 * pad + 1).checked_sub(k));
+        let (hp, wp) = (h + 2 * pad, w + 2 * pad);
+        let (oh, ow) = ((hp + 1).checked_sub(k), (wp + 1).checked_sub(k));
         let (Some(oh), Some(ow)) = (oh, ow) else { panic!("lenet_conv: a {k}×{k} kernel over a {h}×{w} image padded by {pad}") };
-        Self { batch, cin, h, w, cout, k, pad, oh, ow }
+        Self { batch, cin, h, w, cout, k, pad, oh, ow, hp, wp }
     }
 
-    /// Rows of a column matrix (C·k·k) and its columns (output pixels).
-    fn col_shape(&self) -> (usize, usize) {
-        (self.cin * self.k * self.k, self.oh * self.ow)
+    /// The taps (C·k·k), the values of one input sample, the padded sample's length (spill
+    /// included), and the columns of one sample's column matrix (OH·WP).
+    fn sizes(&self) -> (usize, usize, usize, usize) {
+        (self.cin * self.k * self.k, self.cin * self.h * self.w, self.cin * self.hp * self.wp + self.k - 1, self.oh * self.wp)
     }
 
-    /// Unrolls one sample `[C, H, W]` into `col` `[C·k·k, OH·OW]`: row (c, i, j) holds the input
-    /// pixel each output pixel multiplies by weight (c, i, j), zero where that falls in the padding.
-    fn im2col(&self, x: &[f32], col: &mut [f32]) {
-        let l = self.oh * self.ow;
-        for (r, row) in col.chunks_exact_mut(l).enumerate() {
-            let (c, i, j) = (r / (self.k * self.k), r / self.k % self.k, r % self.k);
-            let (lo, hi) = self.valid_cols(j);
-            for (y, out) in row.chunks_exact_mut(self.ow).enumerate() {
-                match (y + i).checked_sub(self.pad).filter(|&iy| iy < self.h) {
-                    Some(iy) if lo < hi => {
-                        let src = &x[(c * self.h + iy) * self.w..][..self.w];
-                        out[..lo].fill(0.0);
-                        out[lo..hi].copy_from_slice(&src[lo + j - self.pad..hi + j - self.pad]);
-                        out[hi..].fill(0.0);
-                    }
-                    _ => out.fill(0.0),
-                }
+    /// Where tap `r` = (c, i, j) starts reading in a padded sample.
+    fn tap_offset(&self, r: usize) -> usize {
+        let (c, i, j) = (r / (self.k * self.k), r / self.k % self.k, r % self.k);
+        (c * self.hp + i) * self.wp + j
+    }
+
+    /// Copies one sample `[C, H, W]` into the padded layout (`xp`'s padding is zero already and
+    /// stays so).
+    fn pad_into(&self, x: &[f32], xp: &mut [f32]) {
+        for (row, src) in x.chunks_exact(self.w).enumerate() {
+            let (c, y) = (row / self.h, row % self.h);
+            xp[(c * self.hp + y + self.pad) * self.wp + self.pad..][..self.w].copy_from_slice(src);
+        }
+    }
+
+    /// Samples per matrix product: as many as keep a column matrix within 256 KiB (at least one;
+    /// two or three at LeNet's shapes). Larger groups make fewer, larger `gemm` calls but move
+    /// more memory: measured at batch 128, 1 MiB groups ran ~15 % slower and 4 MiB ~30 %; one
+    /// sample and 256 KiB were alike.
+    fn group(&self) -> usize {
+        let (taps, _, _, n) = self.sizes();
+        ((1 << 16) / (taps * n).max(1)).max(1)
+    }
+
+    /// Writes the padded sample `xp` as sample `j` of a group of `g` into the group's column
+    /// matrix `[C·k·k, g·OH·WP]`: row r, tap (c, i, j), holds what each output pixel multiplies
+    /// by weight (c, i, j).
+    fn im2col(&self, xp: &[f32], col: &mut [f32], j: usize, g: usize) {
+        let n = self.oh * self.wp;
+        for (r, row) in col.chunks_exact_mut(g * n).take(self.cin * self.k * self.k).enumerate() {
+            row[j * n..][..n].copy_from_slice(&xp[self.tap_offset(r)..][..n]);
+        }
+    }
+
+    /// The adjoint of [`im2col`](Self::im2col) for sample `j` of a group of `g`: adds its part of
+    /// each row back where it was read from (`xp` zeroed by the caller; spill columns of `col`
+    /// must be zero).
+    fn col2im(&self, col: &[f32], xp: &mut [f32], j: usize, g: usize) {
+        let n = self.oh * self.wp;
+        for (r, row) in col.chunks_exact(g * n).take(self.cin * self.k * self.k).enumerate() {
+            for (d, s) in xp[self.tap_offset(r)..][..n].iter_mut().zip(&row[j * n..][..n]) {
+                *d += s;
             }
         }
     }
 
-    /// The adjoint of [`im2col`](Self::im2col): adds each column entry back onto the input pixel
-    /// it was read from (`x` is one sample, `[C, H, W]`, zeroed by the caller).
-    fn col2im(&self, col: &[f32], x: &mut [f32]) {
-        let l = self.oh * self.ow;
-        for (r, row) in col.chunks_exact(l).enumerate() {
-            let (c, i, j) = (r / (self.k * self.k), r / self.k % self.k, r % self.k);
-            let (lo, hi) = self.valid_cols(j);
-            if lo >= hi {
-                continue;
-            }
-            for (y, src) in row.chunks_exact(self.ow).enumerate() {
-                if let Some(iy) = (y + i).checked_sub(self.pad).filter(|&iy| iy < self.h) {
-                    let dst = &mut x[(c * self.h + iy) * self.w..][..self.w];
-                    for (d, s) in dst[lo + j - self.pad..hi + j - self.pad].iter_mut().zip(&src[lo..hi]) {
-                        *d += s;
-                    }
-                }
+    /// Output gradients `[g, O, OH, OW]` as the group's rows `[O, g·OH·WP]`, spill columns zero.
+    fn widen(&self, grad: &[f32], wide: &mut [f32], g: usize) {
+        let n = self.oh * self.wp;
+        wide[..self.cout * g * n].fill(0.0);
+        for (plane, src) in grad.chunks_exact(self.oh * self.ow).enumerate() {
+            let (j, o) = (plane / self.cout, plane % self.cout);
+            for (y, src) in src.chunks_exact(self.ow).enumerate() {
+                wide[o * g * n + j * n + y * self.wp..][..self.ow].copy_from_slice(src);
             }
         }
     }
 
-    /// The output columns whose input column for kernel column `j` lies inside the image:
-    /// `lo ≤ x < hi` ⇔ `0 ≤ x + j − pad < W`.
-    fn valid_cols(&self, j: usize) -> (usize, usize) {
-        let lo = self.pad.saturating_sub(j);
-        let hi = (self.w + self.pad).saturating_sub(j).min(self.ow);
-        (lo, hi.max(lo))
+    /// The inverse of [`widen`](Self::widen): the group's rows back to `[g, O, OH, OW]`, spill
+    /// columns dropped.
+    fn narrow(&self, wide: &[f32], out: &mut [f32], g: usize) {
+        let n = self.oh * self.wp;
+        for (plane, dst) in out.chunks_exact_mut(self.oh * self.ow).enumerate() {
+            let (j, o) = (plane / self.cout, plane % self.cout);
+            for (y, dst) in dst.chunks_exact_mut(self.ow).enumerate() {
+                dst.copy_from_slice(&wide[o * g * n + j * n + y * self.wp..][..self.ow]);
+            }
+        }
     }
 }
 
-/// `y[b] = W · im2col(x[b])` for every sample.
+/// The runs of at most `group` samples a range of samples is taken in: (first, count).
+fn groups(range: std::ops::Range<usize>, group: usize) -> impl Iterator<Item = (usize, usize)> {
+    range.clone().step_by(group).map(move |b| (b, group.min(range.end - b)))
+}
+
+/// Buffers one thread reuses: a padded sample, a group's column matrix and its wide rows.
+fn buffers(s: &Conv) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
+    let (taps, _, padded, n) = s.sizes();
+    let g = s.group().min(s.batch);
+    (vec![0.0; padded], vec![0.0; taps * g * n], vec![0.0; s.cout * g * n])
+}
+
+/// `y = W · im2col(x)` a group of samples at a time, the spill columns dropped.
 fn conv_forward(x: &FlexTensor, weight: &FlexTensor, pad: usize) -> FlexTensor {
     let s = Conv::new(x, weight, pad);
     let (x, w) = (values(x), values(weight));
-    let (rows, l) = s.col_shape();
-    let sample = s.cin * s.h * s.w;
-    let mut y = vec![0.0f32; s.batch * s.cout * l];
-    for_samples(&mut y, s.cout * l, |first, out| {
-        let mut col = vec![0.0f32; rows * l];
-        for (n, y) in out.chunks_exact_mut(s.cout * l).enumerate() {
-            s.im2col(&x[(first + n) * sample..][..sample], &mut col);
-            matmul([s.cout, l, rows], y, false, (&w, rows, 1), (&col, l, 1));
+    let (taps, sample, _, n) = s.sizes();
+    let out_sample = s.cout * s.oh * s.ow;
+    let mut y = vec![0.0f32; s.batch * out_sample];
+    for_samples(&mut y, out_sample, |first, out| {
+        let (mut xp, mut col, mut wide) = buffers(&s);
+        for (b0, g) in groups(0..out.len() / out_sample, s.group()) {
+            for j in 0..g {
+                s.pad_into(&x[(first + b0 + j) * sample..][..sample], &mut xp);
+                s.im2col(&xp, &mut col, j, g);
+            }
+            matmul([s.cout, g * n, taps], &mut wide, false, (&w, taps, 1), (&col, g * n, 1));
+            s.narrow(&wide, &mut out[b0 * out_sample..][..g * out_sample], g);
         }
     });
     tensor(y, [s.batch, s.cout, s.oh, s.ow])
 }
 
-/// `dW = Σ_b grad[b] · im2col(x[b])ᵀ`, each thread summing its own samples.
+/// `dW = Σ grad · im2col(x)ᵀ` a group of samples at a time, each thread summing its own.
 fn conv_weight_grad(x: &FlexTensor, weight: &FlexTensor, grad: &FlexTensor, pad: usize) -> FlexTensor {
     let s = Conv::new(x, weight, pad);
-    let (x, g) = (values(x), values(grad));
-    let (rows, l) = s.col_shape();
-    let sample = s.cin * s.h * s.w;
+    let (x, grad) = (values(x), values(grad));
+    let (taps, sample, _, n) = s.sizes();
+    let out_sample = s.cout * s.oh * s.ow;
     let partial = |range: std::ops::Range<usize>| {
-        let mut dw = vec![0.0f32; s.cout * rows];
-        let mut col = vec![0.0f32; rows * l];
-        for (n, b) in range.enumerate() {
-            s.im2col(&x[b * sample..][..sample], &mut col);
-            // col is [rows, l]; read as [l, rows] it is the transpose the product needs.
-            matmul([s.cout, rows, l], &mut dw, n > 0, (&g[b * s.cout * l..][..s.cout * l], l, 1), (&col, 1, l));
+        let mut dw = vec![0.0f32; s.cout * taps];
+        let (mut xp, mut col, mut wide) = buffers(&s);
+        for (i, (b0, g)) in groups(range, s.group()).enumerate() {
+            for j in 0..g {
+                s.pad_into(&x[(b0 + j) * sample..][..sample], &mut xp);
+                s.im2col(&xp, &mut col, j, g);
+            }
+            s.widen(&grad[b0 * out_sample..][..g * out_sample], &mut wide, g);
+            // col is [taps, g·n]; read as [g·n, taps] it is the transpose the product needs.
+            matmul([s.cout, taps, g * n], &mut dw, i > 0, (&wide, g * n, 1), (&col, 1, g * n));
         }
         dw
     };
@@ -276,37 +327,42 @@ fn conv_weight_grad(x: &FlexTensor, weight: &FlexTensor, grad: &FlexTensor, pad:
     tensor(dw, [s.cout, s.cin, s.k, s.k])
 }
 
-/// `dx[b] = col2im(Wᵀ · grad[b])`.
+/// `dx = col2im(Wᵀ · grad)` a group of samples at a time, the padding dropped.
 fn conv_input_grad(x: &FlexTensor, weight: &FlexTensor, grad: &FlexTensor, pad: usize) -> FlexTensor {
     let s = Conv::new(x, weight, pad);
-    let (w, g) = (values(weight), values(grad));
-    let (rows, l) = s.col_shape();
-    let sample = s.cin * s.h * s.w;
+    let (w, grad) = (values(weight), values(grad));
+    let (taps, sample, _, n) = s.sizes();
+    let out_sample = s.cout * s.oh * s.ow;
     let mut dx = vec![0.0f32; s.batch * sample];
     for_samples(&mut dx, sample, |first, out| {
-        let mut col = vec![0.0f32; rows * l];
-        for (n, dx) in out.chunks_exact_mut(sample).enumerate() {
-            let g = &g[(first + n) * s.cout * l..][..s.cout * l];
-            // Wᵀ: W is [cout, rows]; read with row stride 1 and column stride `rows` it is [rows, cout].
-            matmul([rows, l, s.cout], &mut col, false, (&w, 1, rows), (g, l, 1));
-            s.col2im(&col, dx);
+        let (mut xp, mut col, mut wide) = buffers(&s);
+        for (b0, g) in groups(0..out.len() / sample, s.group()) {
+            s.widen(&grad[(first + b0) * out_sample..][..g * out_sample], &mut wide, g);
+            // Wᵀ: W is [cout, taps]; read with row stride 1 and column stride `taps` it is [taps, cout].
+            matmul([taps, g * n, s.cout], &mut col, false, (&w, 1, taps), (&wide, g * n, 1));
+            for (j, dx) in out[b0 * sample..][..g * sample].chunks_exact_mut(sample).enumerate() {
+                xp.fill(0.0);
+                s.col2im(&col, &mut xp, j, g);
+                for (row, dst) in dx.chunks_exact_mut(s.w).enumerate() {
+                    let (c, y) = (row / s.h, row % s.h);
+                    dst.copy_from_slice(&xp[(c * s.hp + y + s.pad) * s.wp + s.pad..][..s.w]);
+                }
+            }
         }
     });
     tensor(dx, [s.batch, s.cin, s.h, s.w])
 }
 
-/// For each 2×2 window of a `[H, W]` plane (rounded down), the offset in the plane of its largest
-/// element, the first of equals in row-major order.
-fn window_max(plane: &[f32], w: usize, y: usize, x: usize) -> usize {
-    let at = [(2 * y) * w + 2 * x, (2 * y) * w + 2 * x + 1, (2 * y + 1) * w + 2 * x, (2 * y + 1) * w + 2 * x + 1];
-    let mut best = at[0];
-    for &i in &at[1..] {
-        // As PyTorch: a NaN wins (the first one), so that a diverged model stays visibly so.
-        if (plane[i] > plane[best] || plane[i].is_nan()) && !plane[best].is_nan() {
-            best = i;
+/// Which element of a 2×2 window `[a0, a1; b0, b1]` is the largest: 0–3 in row-major order, the
+/// first of equals (as PyTorch: after a ReLU most windows are all zeros).
+fn window_argmax(a: &[f32], b: &[f32]) -> usize {
+    let (mut best, mut at) = (a[0], 0);
+    for (i, v) in [(1, a[1]), (2, b[0]), (3, b[1])] {
+        if v > best {
+            (best, at) = (v, i);
         }
     }
-    best
+    at
 }
 
 fn pool_forward(x: &FlexTensor) -> FlexTensor {
@@ -317,8 +373,11 @@ fn pool_forward(x: &FlexTensor) -> FlexTensor {
     for_samples(&mut y, c * oh * ow, |first, out| {
         for (p, plane_out) in out.chunks_exact_mut(oh * ow).enumerate() {
             let plane = &x[(first * c + p) * h * w..][..h * w];
-            for (i, v) in plane_out.iter_mut().enumerate() {
-                *v = plane[window_max(plane, w, i / ow, i % ow)];
+            for (row, out) in plane_out.chunks_exact_mut(ow).enumerate() {
+                let (r0, r1) = (&plane[2 * row * w..][..2 * ow], &plane[(2 * row + 1) * w..][..2 * ow]);
+                for ((o, a), b) in out.iter_mut().zip(r0.chunks_exact(2)).zip(r1.chunks_exact(2)) {
+                    *o = [a[0], a[1], b[0], b[1]][window_argmax(a, b)];
+                }
             }
         }
     });
@@ -334,8 +393,15 @@ fn pool_backward(x: &FlexTensor, grad: &FlexTensor) -> FlexTensor {
         for (p, dplane) in out.chunks_exact_mut(h * w).enumerate() {
             let plane = &x[(first * c + p) * h * w..][..h * w];
             let g = &g[(first * c + p) * oh * ow..][..oh * ow];
-            for (i, &gi) in g.iter().enumerate() {
-                dplane[window_max(plane, w, i / ow, i % ow)] += gi;
+            for (row, g) in g.chunks_exact(ow).enumerate() {
+                let (r0, r1) = (&plane[2 * row * w..][..2 * ow], &plane[(2 * row + 1) * w..][..2 * ow]);
+                let (d0, d1) = dplane[2 * row * w..(2 * row + 2) * w].split_at_mut(w);
+                for (col, ((&gi, a), b)) in g.iter().zip(r0.chunks_exact(2)).zip(r1.chunks_exact(2)).enumerate() {
+                    // The windows do not overlap: each input element gets at most one gradient.
+                    let at = window_argmax(a, b);
+                    let d = if at < 2 { &mut *d0 } else { &mut *d1 };
+                    d[2 * col + (at & 1)] = gi;
+                }
             }
         }
     });
@@ -442,12 +508,13 @@ mod tests {
         ours.into_data().assert_approx_eq::<f32>(&theirs.into_data(), Tolerance::rel_abs(1e-5, 1e-4));
     }
 
-    /// Our convolution against burn's, forward and both gradients, at LeNet's two shapes and one
-    /// with a padding wider than usual and an odd image.
+    /// Our convolution against burn's, forward and both gradients, at LeNet's two shapes, one with
+    /// a padding wider than usual and an odd image, and a batch taken in several groups.
     #[test]
     fn conv_matches_burn() {
         let device = Device::flex().autodiff();
-        for (b, cin, cout, h, w, pad) in [(3, 1, 6, 28, 28, 2), (4, 6, 16, 14, 14, 0), (2, 2, 3, 7, 9, 3)] {
+        // The fourth: several groups of samples per thread, the last one short.
+        for (b, cin, cout, h, w, pad) in [(3, 1, 6, 28, 28, 2), (4, 6, 16, 14, 14, 0), (2, 2, 3, 7, 9, 3), (31, 6, 16, 14, 14, 0)] {
             let x = Tensor::<4>::random([b, cin, h, w], Distribution::Normal(0.0, 1.0), &device);
             let wt = Tensor::<4>::random([cout, cin, 5, 5], Distribution::Normal(0.0, 1.0), &device);
             let (oh, ow) = (h + 2 * pad - 4, w + 2 * pad - 4);
