@@ -435,7 +435,7 @@ fn sum_over_samples(batch: usize, partial: impl Fn(std::ops::Range<usize>) -> Ve
             let runs: Vec<_> = (0..batch).step_by(per_thread).map(|s| s..(s + per_thread).min(batch)).collect();
             return runs
                 .into_par_iter()
-                .map(|r| partial(r))
+                .map(&partial)
                 .reduce_with(|mut a, b| {
                     a.iter_mut().zip(&b).for_each(|(a, b)| *a += b);
                     a
