@@ -233,6 +233,16 @@ impl Conv {
         }
     }
 
+    /// The group's column matrix for samples `b0..b0 + g` of `x` (`[B, C, H, W]`), each padded
+    /// through `xp` first.
+    fn columns(&self, x: &[f32], b0: usize, g: usize, xp: &mut [f32], col: &mut [f32]) {
+        let sample = self.cin * self.h * self.w;
+        for j in 0..g {
+            self.pad_into(&x[(b0 + j) * sample..][..sample], xp);
+            self.im2col(xp, col, j, g);
+        }
+    }
+
     /// The adjoint of [`im2col`](Self::im2col) for sample `j` of a group of `g`: adds its part of
     /// each row back where it was read from (`xp` zeroed by the caller; spill columns of `col`
     /// must be zero).
@@ -286,16 +296,13 @@ fn buffers(s: &Conv) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
 fn conv_forward(x: &FlexTensor, weight: &FlexTensor, pad: usize) -> FlexTensor {
     let s = Conv::new(x, weight, pad);
     let (x, w) = (values(x), values(weight));
-    let (taps, sample, _, n) = s.sizes();
+    let (taps, _, _, n) = s.sizes();
     let out_sample = s.cout * s.oh * s.ow;
     let mut y = vec![0.0f32; s.batch * out_sample];
     for_samples(&mut y, out_sample, |first, out| {
         let (mut xp, mut col, mut wide) = buffers(&s);
         for (b0, g) in groups(0..out.len() / out_sample, s.group()) {
-            for j in 0..g {
-                s.pad_into(&x[(first + b0 + j) * sample..][..sample], &mut xp);
-                s.im2col(&xp, &mut col, j, g);
-            }
+            s.columns(&x, first + b0, g, &mut xp, &mut col);
             matmul([s.cout, g * n, taps], &mut wide, false, (&w, taps, 1), (&col, g * n, 1));
             s.narrow(&wide, &mut out[b0 * out_sample..][..g * out_sample], g);
         }
@@ -307,16 +314,13 @@ fn conv_forward(x: &FlexTensor, weight: &FlexTensor, pad: usize) -> FlexTensor {
 fn conv_weight_grad(x: &FlexTensor, weight: &FlexTensor, grad: &FlexTensor, pad: usize) -> FlexTensor {
     let s = Conv::new(x, weight, pad);
     let (x, grad) = (values(x), values(grad));
-    let (taps, sample, _, n) = s.sizes();
+    let (taps, _, _, n) = s.sizes();
     let out_sample = s.cout * s.oh * s.ow;
     let partial = |range: std::ops::Range<usize>| {
         let mut dw = vec![0.0f32; s.cout * taps];
         let (mut xp, mut col, mut wide) = buffers(&s);
         for (i, (b0, g)) in groups(range, s.group()).enumerate() {
-            for j in 0..g {
-                s.pad_into(&x[(b0 + j) * sample..][..sample], &mut xp);
-                s.im2col(&xp, &mut col, j, g);
-            }
+            s.columns(&x, b0, g, &mut xp, &mut col);
             s.widen(&grad[b0 * out_sample..][..g * out_sample], &mut wide, g);
             // col is [taps, g·n]; read as [g·n, taps] it is the transpose the product needs.
             matmul([s.cout, taps, g * n], &mut dw, i > 0, (&wide, g * n, 1), (&col, 1, g * n));
