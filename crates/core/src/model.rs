@@ -174,9 +174,10 @@ impl ConvBlock {
     }
 }
 
-/// burn's `conv2d` without a bias: on burn-flex through Spotlight's kernels (`kernels.rs`: im2col
-/// and one matrix product per sample, the batch split across threads: with the pooling, a whole
-/// training step about twice as fast as through burn-flex's own ops, `bench/PROFILE.md`).
+/// burn's `conv2d` without a bias: on burn-flex through Spotlight's kernels (`kernels.rs`: im2col in
+/// a padded layout, one matrix product per few samples, the batch split across threads; with the
+/// pooling, a native training step about twice as fast as through burn-flex's own ops,
+/// `bench/PROFILE.md`).
 fn conv2d(x: Tensor<4>, weight: Tensor<4>, options: ConvOptions<2>) -> Tensor<4> {
     #[cfg(feature = "flex")]
     return crate::kernels::conv2d(x, weight, options);
