@@ -114,6 +114,19 @@ export async function launch() {
       return { count: tasks.length, maxMs: Math.max(0, ...tasks.map(([, d]) => d)) };
     };
   });
+  // Text measured through the page, as plotters' web font backend does: a <span> appended to <body>
+  // (fixed, below the view) and its offsetWidth read, one forced layout each. `__textMeasured()`
+  // counts them since the page opened; the charts must size their text without the page.
+  await ctx.addInitScript(() => {
+    let measured = 0;
+    new MutationObserver((records) => {
+      for (const r of records) {
+        if (r.target !== document.body) continue;
+        for (const n of r.addedNodes) if (n.nodeName === 'SPAN' && n.style?.top === '100%') measured++;
+      }
+    }).observe(document, { childList: true, subtree: true });
+    self.__textMeasured = () => measured;
+  });
   await ctx.addInitScript(() => {
     if (!self.GPUDevice) return;
     const state = { live: 0, bytes: 0, created: 0 };

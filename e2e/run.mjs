@@ -143,6 +143,8 @@ const tests = [
     const v = await checkViews(page);
     results.cpu = await numbers(page);
     const lt = await page.evaluate(() => window.__longTasks('spotlight-run-pressed'));
+    const measured = await page.evaluate(() => window.__textMeasured());
+    if (measured) throw new Error(`the charts measured ${measured} texts through the page (a forced layout each)`);
     await page.screenshot({ path: path.join(shots, 'results.png'), fullPage: true });
     if (page.errors.length) throw new Error(page.errors.join('\n'));
     await page.close();

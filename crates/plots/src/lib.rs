@@ -1,6 +1,12 @@
 //! Spotlight's charts, as SVG strings drawn with plotters: the app puts them in the page, the CLI
 //! writes them to files. One drawing per lens of the paper.
 
+mod legend;
+mod svg;
+
+pub use svg::text_size;
+
+use legend::{Corner, Legend, Mark};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use spotlight_core::Variant;
@@ -12,7 +18,7 @@ pub const BN_COLOR: RGBColor = RGBColor(214, 39, 40);
 pub const PLAIN_COLOR: RGBColor = RGBColor(31, 119, 180);
 const REG_COLOR: RGBColor = RGBColor(44, 160, 44);
 
-type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+type Area<'a> = DrawingArea<svg::Svg<'a>, Shift>;
 /// One number of an epoch, when it has it.
 type Field = fn(&EpochRecord) -> Option<f64>;
 /// One number of a live read-out, when it has it.
@@ -21,7 +27,7 @@ type LiveField = fn(&LivePoint) -> Option<f64>;
 fn svg(w: u32, h: u32, draw: impl FnOnce(&Area) -> Result<(), String>) -> String {
     let mut s = String::new();
     {
-        let root = SVGBackend::with_string(&mut s, (w, h)).into_drawing_area();
+        let root = svg::Svg(SVGBackend::with_string(&mut s, (w, h))).into_drawing_area();
         let result = root.fill(&WHITE).map_err(|e| e.to_string()).and_then(|_| draw(&root));
         if let Err(e) = result {
             drop(root);
@@ -62,6 +68,7 @@ pub fn accuracy_curves(reports: &[&Report], title: &str) -> String {
             .build_cartesian_2d(0f64..epochs as f64, 0f64..1f64)
             .map_err(|e| e.to_string())?;
         chart.configure_mesh().x_desc("epoch (0: untrained)").y_desc("accuracy").draw().map_err(|e| e.to_string())?;
+        let mut keys = Legend::default();
         for r in reports {
             for run in &r.runs {
                 let c = color_of(r, run);
@@ -75,11 +82,8 @@ pub fn accuracy_curves(reports: &[&Report], title: &str) -> String {
                         if pts.is_empty() {
                             continue;
                         }
-                        chart
-                            .draw_series(LineSeries::new(pts, c.stroke_width(width)))
-                            .map_err(|e| e.to_string())?
-                            .label(format!("{name}: {label}"))
-                            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(width)));
+                        chart.draw_series(LineSeries::new(pts, c.stroke_width(width))).map_err(|e| e.to_string())?;
+                        keys.add(format!("{name}: {label}"), Mark::Line(c.stroke_width(width)));
                     }
                 }
                 let series: [(&str, Field, u32); 4] = [
@@ -95,33 +99,20 @@ pub fn accuracy_curves(reports: &[&Report], title: &str) -> String {
                     }
                     if label == "test" || !live {
                         let style = if label == "test" { c.mix(0.45).stroke_width(width) } else { c.stroke_width(width) };
-                        chart
-                            .draw_series(LineSeries::new(pts, style))
-                            .map_err(|e| e.to_string())?
-                            .label(format!("{name}: {label}"))
-                            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(width)));
+                        chart.draw_series(LineSeries::new(pts, style)).map_err(|e| e.to_string())?;
+                        keys.add(format!("{name}: {label}"), Mark::Line(c.stroke_width(width)));
                     } else {
                         // The whole group's accuracy at each epoch's end: filled for flipped, open
                         // for OOD and clean (smaller).
                         let (size, filled) = (width + 1, label == "flipped");
                         let style = if filled { c.filled() } else { c.stroke_width(1) };
-                        chart
-                            .draw_series(pts.into_iter().map(|p| Circle::new(p, size, style)))
-                            .map_err(|e| e.to_string())?
-                            .label(format!("{name}: {label}, all (per epoch)"))
-                            .legend(move |(x, y)| Circle::new((x + 9, y), size, style));
+                        chart.draw_series(pts.into_iter().map(|p| Circle::new(p, size, style))).map_err(|e| e.to_string())?;
+                        keys.add(format!("{name}: {label}, all (per epoch)"), Mark::Dot(size, style));
                     }
                 }
             }
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.3))
-            .position(SeriesLabelPosition::LowerRight)
-            .label_font(("sans-serif", 11))
-            .draw()
-            .map_err(|e| e.to_string())
+        keys.draw(&chart.plotting_area().strip_coord_spec(), Corner::LowerRight)
     })
 }
 
@@ -185,23 +176,17 @@ pub fn grad_norm_histograms(report: &Report) -> String {
                 .build_cartesian_2d(lo..hi, 0f64..ymax)
                 .map_err(|e| e.to_string())?;
             chart.configure_mesh().x_desc("log10 gradient norm").y_desc("fraction").x_labels(5).draw().map_err(|e| e.to_string())?;
+            let mut keys = Legend::default();
             for (h, c, label) in [(&hc, RGBColor(120, 120, 120), "clean"), (&hn, color_of(report, run), "noisy")] {
                 chart
                     .draw_series(h.iter().enumerate().map(|(i, &v)| {
                         let x0 = lo + i as f64 * width;
                         Rectangle::new([(x0, 0.0), (x0 + width, v)], c.mix(0.45).filled())
                     }))
-                    .map_err(|e| e.to_string())?
-                    .label(label)
-                    .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.mix(0.6).filled()));
+                    .map_err(|e| e.to_string())?;
+                keys.add(label, Mark::Square(c.mix(0.6).filled()));
             }
-            chart
-                .configure_series_labels()
-                .background_style(WHITE.mix(0.85))
-                .position(SeriesLabelPosition::UpperRight)
-                .label_font(("sans-serif", 11))
-                .draw()
-                .map_err(|e| e.to_string())?;
+            keys.draw(&chart.plotting_area().strip_coord_spec(), Corner::UpperRight)?;
         }
         Ok(())
     })
@@ -230,28 +215,18 @@ pub fn lines(title: &str, x_desc: &str, y_desc: &str, series: &[Line], reference
             .build_cartesian_2d(0f64..xmax, 0f64..ymax)
             .map_err(|e| e.to_string())?;
         chart.configure_mesh().x_desc(x_desc).y_desc(y_desc).draw().map_err(|e| e.to_string())?;
+        let mut keys = Legend::default();
         if let Some((y, label)) = reference {
-            chart
-                .draw_series(LineSeries::new(vec![(0.0, y), (xmax, y)], BLACK.mix(0.6).stroke_width(1)))
-                .map_err(|e| e.to_string())?
-                .label(label)
-                .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], BLACK.mix(0.6)));
+            let style = BLACK.mix(0.6).stroke_width(1);
+            chart.draw_series(LineSeries::new(vec![(0.0, y), (xmax, y)], style)).map_err(|e| e.to_string())?;
+            keys.add(label, Mark::Line(style));
         }
         for l in series {
-            let (c, w) = (l.color, l.width);
-            chart
-                .draw_series(LineSeries::new(l.points.clone(), c.stroke_width(w)))
-                .map_err(|e| e.to_string())?
-                .label(l.label.clone())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(w)));
+            let style = l.color.stroke_width(l.width);
+            chart.draw_series(LineSeries::new(l.points.clone(), style)).map_err(|e| e.to_string())?;
+            keys.add(l.label.as_str(), Mark::Line(style));
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .position(SeriesLabelPosition::UpperLeft)
-            .label_font(("sans-serif", 11))
-            .draw()
-            .map_err(|e| e.to_string())
+        keys.draw(&chart.plotting_area().strip_coord_spec(), Corner::UpperLeft)
     })
 }
 
@@ -378,17 +353,12 @@ pub fn tradeoff_chart(table: &PaperTable) -> String {
             .map_err(|e| e.to_string())?;
         chart.configure_mesh().x_desc("test accuracy (%)").y_desc("%  /  AUC × 100").draw().map_err(|e| e.to_string())?;
         let flipped: Vec<(f64, f64)> = pts.iter().map(|p| (p.test_acc.mean, p.flipped_acc.mean)).collect();
-        chart
-            .draw_series(flipped.into_iter().map(|p| Circle::new(p, 5, BN_COLOR.filled())))
-            .map_err(|e| e.to_string())?
-            .label("flipped-label accuracy (%)")
-            .legend(|(x, y)| Circle::new((x + 8, y), 4, BN_COLOR.filled()));
+        let mut keys = Legend::default();
+        chart.draw_series(flipped.into_iter().map(|p| Circle::new(p, 5, BN_COLOR.filled()))).map_err(|e| e.to_string())?;
+        keys.add("flipped-label accuracy (%)", Mark::Dot(4, BN_COLOR.filled()));
         let auc: Vec<(f64, f64)> = pts.iter().filter_map(|p| p.lira_auc.as_ref().map(|a| (p.test_acc.mean, 100.0 * a.mean))).collect();
-        chart
-            .draw_series(auc.into_iter().map(|p| TriangleMarker::new(p, 5, PLAIN_COLOR.filled())))
-            .map_err(|e| e.to_string())?
-            .label("LiRA AUC × 100")
-            .legend(|(x, y)| TriangleMarker::new((x + 8, y), 4, PLAIN_COLOR.filled()));
+        chart.draw_series(auc.into_iter().map(|p| TriangleMarker::new(p, 5, PLAIN_COLOR.filled()))).map_err(|e| e.to_string())?;
+        keys.add("LiRA AUC × 100", Mark::Triangle(4, PLAIN_COLOR.filled()));
         for p in pts {
             chart
                 .draw_series(std::iter::once(Text::new(
@@ -398,13 +368,7 @@ pub fn tradeoff_chart(table: &PaperTable) -> String {
                 )))
                 .map_err(|e| e.to_string())?;
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font(("sans-serif", 11))
-            .draw()
-            .map_err(|e| e.to_string())
+        keys.draw(&chart.plotting_area().strip_coord_spec(), Corner::UpperRight)
     })
 }
 
@@ -428,30 +392,19 @@ pub fn roc_curves(report: &Report) -> String {
             .y_label_formatter(&|y| format!("{y:.0e}"))
             .draw()
             .map_err(|e| e.to_string())?;
-        chart
-            .draw_series(LineSeries::new(vec![(lo, lo), (1.0, 1.0)], BLACK.mix(0.4)))
-            .map_err(|e| e.to_string())?
-            .label("chance")
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], BLACK.mix(0.4)));
+        let mut keys = Legend::default();
+        chart.draw_series(LineSeries::new(vec![(lo, lo), (1.0, 1.0)], BLACK.mix(0.4))).map_err(|e| e.to_string())?;
+        keys.add("chance", Mark::Line(BLACK.mix(0.4).into()));
         for (run, a) in attacks {
             let c = color_of(report, run);
             let name = run_name(report, run);
             for (roc, label, width) in [(&a.lira_online, "LiRA", 3u32), (&a.loss, "loss", 1u32)] {
                 let pts: Vec<(f64, f64)> = roc.points.iter().map(|&(x, y)| (x.max(lo), y.max(lo))).collect();
-                chart
-                    .draw_series(LineSeries::new(pts, c.stroke_width(width)))
-                    .map_err(|e| e.to_string())?
-                    .label(format!("{name} {label}: AUC {:.3}", roc.auc))
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(width)));
+                chart.draw_series(LineSeries::new(pts, c.stroke_width(width))).map_err(|e| e.to_string())?;
+                keys.add(format!("{name} {label}: AUC {:.3}", roc.auc), Mark::Line(c.stroke_width(width)));
             }
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .position(SeriesLabelPosition::LowerRight)
-            .label_font(("sans-serif", 11))
-            .draw()
-            .map_err(|e| e.to_string())
+        keys.draw(&chart.plotting_area().strip_coord_spec(), Corner::LowerRight)
     })
 }
 
