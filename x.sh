@@ -47,6 +47,16 @@ tools() {
   fi
 }
 
+# wasm-opt for the release wasm: binaryen from npm at the version tools/binaryen pins (Node runs it;
+# no download beyond the npm registry), first on PATH for trunk.
+binaryen() {
+  if [ ! -x tools/binaryen/node_modules/.bin/wasm-opt ]; then
+    step "installing binaryen's wasm-opt (npm ci in tools/binaryen, once)"
+    (cd tools/binaryen && npm ci --no-audit --no-fund)
+  fi
+  export PATH="$PWD/tools/binaryen/node_modules/.bin:$PATH"
+}
+
 browser() {
   if ! [ -x /usr/lib/chromium/chromium ] && ! command -v chromium >/dev/null; then
     step "installing Debian's chromium (apt-get)"
@@ -62,14 +72,16 @@ case "$cmd" in
   datasets) datasets ;;
   serve)
     tools
+    binaryen
     datasets
     step "serving on http://127.0.0.1:${PORT:-8080}/"
     exec trunk serve --release --offline --locked --address 127.0.0.1 --port "${PORT:-8080}"
     ;;
   build)
     tools
+    binaryen
     datasets
-    step "trunk build --release (the core, the plots and the app for wasm32; cargo profile wasm-release)"
+    step "trunk build --release (the core, the plots and the app for wasm32; cargo profile wasm-release; then wasm-opt -Oz)"
     t0=$(date +%s)
     trunk build --release --offline --locked
     echo "trunk build took $(( $(date +%s) - t0 )) s"
