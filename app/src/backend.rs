@@ -1,5 +1,10 @@
-//! The backend the page trains on, chosen once per page (wgpu cannot be initialized twice): a
-//! reactive resource ([`Ui::backend`](crate::state::Ui)) that the banner reads and a run awaits.
+//! The backend the page trains on, chosen once per page: a reactive resource
+//! ([`Ui::backend`](crate::state::Ui)) that the banner reads and a run awaits. On WebGPU the
+//! training workers open their own devices; the page opens one (once: wgpu cannot be initialized
+//! twice) only when it needs it itself — the benchmark's rows, or training on the page where the
+//! browser offers no WebGPU in workers.
+
+use std::cell::RefCell;
 
 use leptos::prelude::*;
 use spotlight_core::backend::BackendName;
@@ -10,7 +15,8 @@ use crate::web;
 /// A backend, with why it was chosen when it is not the one asked for (or not WebGPU).
 #[derive(Clone)]
 pub struct Backend {
-    pub device: Device,
+    /// The CPU backend's device; `None` on WebGPU (see [`page_gpu`]).
+    pub device: Option<Device>,
     pub label: String,
     pub gpu: bool,
     pub why: Option<String>,
@@ -20,7 +26,7 @@ impl Backend {
     /// A CPU backend built into the app (burn-flex in WebAssembly; burn-ndarray where built in).
     pub fn cpu(name: BackendName, why: Option<String>) -> Self {
         let device = name.cpu_device().expect("CPU backends are built into the app");
-        Self { device, label: format!("CPU ({name}, in WebAssembly)"), gpu: false, why }
+        Self { device: Some(device), label: format!("CPU ({name}, in WebAssembly)"), gpu: false, why }
     }
 
     /// Its label, and why it was chosen when there is a reason to say.
@@ -33,9 +39,10 @@ impl Backend {
 }
 
 /// WebGPU unless the link asks for a CPU backend, WebGPU is missing or only a software fallback
-/// (unless the link asks for WebGPU), or the page's GPU device was lost (`lost`, the reason); then burn-flex with the reason (`backend=ndarray` too: the page
-/// is built without burn-ndarray). A WebGPU device, once lost, writes why into `report_lost`.
-pub async fn choose(pref: Option<BackendName>, lost: Option<String>, report_lost: RwSignal<Option<String>>) -> Backend {
+/// (unless the link asks for WebGPU), or a GPU device was lost (`lost`, the reason); then
+/// burn-flex with the reason (`backend=ndarray` too: the page is built without burn-ndarray).
+/// Choosing WebGPU asks only for an adapter: the devices are opened where the models train.
+pub async fn choose(pref: Option<BackendName>, lost: Option<String>) -> Backend {
     if let Some(why) = lost {
         return Backend::cpu(
             BackendName::Flex,
@@ -63,15 +70,29 @@ pub async fn choose(pref: Option<BackendName>, lost: Option<String>, report_lost
                     adapter.name
                 )),
             ),
-            Ok(adapter) => match Device::wgpu_options().init_with_setup_async().await {
-                Ok((device, setup)) => {
-                    if let Some(gpu) = setup.device.as_webgpu() {
-                        web::on_device_lost(gpu.as_ref(), move |why| report_lost.set(Some(why)));
-                    }
-                    Backend { device, label: format!("WebGPU: {}", adapter.describe()), gpu: true, why: None }
-                }
-                Err(e) => Backend::cpu(BackendName::Flex, Some(format!("WebGPU could not start ({e:?})"))),
-            },
+            Ok(adapter) => Backend { device: None, label: format!("WebGPU: {}", adapter.describe()), gpu: true, why: None },
         },
     }
+}
+
+thread_local! {
+    static PAGE_GPU: RefCell<Option<Device>> = const { RefCell::new(None) };
+}
+
+/// The page's own WebGPU device, opened on first use; its loss is written into `report_lost`.
+pub async fn page_gpu(report_lost: RwSignal<Option<String>>) -> Result<Device, String> {
+    if let Some(d) = PAGE_GPU.with(|g| g.borrow().clone()) {
+        return Ok(d);
+    }
+    let (device, setup) = Device::wgpu_options().init_with_setup_async().await.map_err(|e| format!("WebGPU could not start ({e:?})"))?;
+    if let Some(gpu) = setup.device.as_webgpu() {
+        web::on_device_lost(gpu.as_ref(), move |why| report_lost.set(Some(why)));
+    }
+    PAGE_GPU.with(|g| *g.borrow_mut() = Some(device.clone()));
+    Ok(device)
+}
+
+/// The page's WebGPU device, if it opened one.
+pub fn page_gpu_opened() -> Option<Device> {
+    PAGE_GPU.with(|g| g.borrow().clone())
 }

@@ -84,16 +84,19 @@ fn App() -> impl IntoView {
 
 /// Exposes, for the browser tests: `window.spotlightMemoryBytes()`, the size of the wasm linear
 /// memories, the page's and its live workers' (repeated runs must not grow it without bound),
-/// `spotlightWorkers()`, how many training workers are alive, `spotlightGpuMemory()`, and
+/// `spotlightWorkers()`, how many training workers are alive, `spotlightGpuMemory()`,
+/// `spotlightLoseGpu()`, which has every training worker destroy its WebGPU device (the browser
+/// then reports the loss as it would a real one), and
 /// `spotlightPanic(text)`, a panic in the wasm (the page must show that it crashed).
 fn expose_memory_probe(backend: LocalResource<Backend>) {
     use wasm_bindgen::JsValue;
     use wasm_bindgen::closure::Closure;
     // The page's own memory and its training workers' (as they last reported it).
     let probe = Closure::<dyn Fn() -> f64>::new(|| web::memory_bytes() + pool::workers_memory());
-    // What burn's GPU allocator holds (the page's WebGPU device; null on the CPU).
+    // What burn's GPU allocator holds on the page's own WebGPU device (null until the page opens
+    // one: the benchmark's rows, or training on the page; the workers' devices go with them).
     let gpu = Closure::<dyn Fn() -> JsValue>::new(move || {
-        let usage = backend.get_untracked().filter(|be| be.gpu).and_then(|be| be.device.memory_pool_usage());
+        let usage = backend.get_untracked().filter(|be| be.gpu).and(backend::page_gpu_opened()).and_then(|d| d.memory_pool_usage());
         match usage {
             None => JsValue::NULL,
             Some(u) => {
@@ -106,13 +109,16 @@ fn expose_memory_probe(backend: LocalResource<Backend>) {
         }
     });
     let workers = Closure::<dyn Fn() -> f64>::new(|| pool::live_workers() as f64);
+    let lose_gpu = Closure::<dyn Fn() -> f64>::new(|| pool::lose_gpu() as f64);
     let panic = Closure::<dyn Fn(String)>::new(|text: String| panic!("{text}"));
     if let Some(w) = web_sys::window() {
         let _ = js_sys::Reflect::set(&w, &"spotlightMemoryBytes".into(), probe.as_ref());
         let _ = js_sys::Reflect::set(&w, &"spotlightGpuMemory".into(), gpu.as_ref());
         let _ = js_sys::Reflect::set(&w, &"spotlightPanic".into(), panic.as_ref());
         let _ = js_sys::Reflect::set(&w, &"spotlightWorkers".into(), workers.as_ref());
+        let _ = js_sys::Reflect::set(&w, &"spotlightLoseGpu".into(), lose_gpu.as_ref());
     }
+    lose_gpu.forget();
     probe.forget();
     gpu.forget();
     panic.forget();

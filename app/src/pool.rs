@@ -1,7 +1,8 @@
 //! Training off the page's thread: a pool of dedicated Web Workers, each running this same wasm
 //! module (`worker.rs`), fed by the core's [`Board`] — the target models side by side, then the
-//! shadow models as workers come free, then the attacks. The page only draws: it reads the
-//! workers' messages a few times a second. Cancel (and the end of a run) terminates every worker.
+//! shadow models as workers come free, then the attacks. On WebGPU each worker opens its own
+//! device. The page only draws: it reads the workers' messages a few times a second. Cancel (and
+//! the end of a run) terminates every worker, and with it its device.
 //!
 //! The plumbing is `web_sys::Worker` and JSON messages (serde). gloo-worker was evaluated: its
 //! bridge cannot terminate a busy worker (Cancel would wait for the step to end and for the worker
@@ -33,6 +34,17 @@ const WORKER_SCRIPT: &str = "./spotlight-worker.js";
 thread_local! {
     // The wasm memory each live worker last reported (for the page's memory probe).
     static MEMORY: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
+    // The live workers (for `lose_gpu`).
+    static LIVE: RefCell<Vec<Worker>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Asks every live worker to destroy its WebGPU device (`spotlightLoseGpu()`, for the browser
+/// tests); returns how many were asked.
+pub fn lose_gpu() -> usize {
+    LIVE.with(|l| {
+        let text = serde_json::to_string(&ToWorker::LoseGpu).unwrap_or_default();
+        l.borrow().iter().filter(|w| w.post_message(&text.clone().into()).is_ok()).count()
+    })
 }
 
 /// The live workers' wasm memory, in bytes, as they last reported it.
@@ -46,10 +58,12 @@ pub fn live_workers() -> usize {
 }
 
 /// How many workers a run gets: one per logical core the browser reports, at least two (the two
-/// target models side by side), at most eight, and no more than it has jobs.
-pub fn worker_count(jobs: usize) -> usize {
+/// target models side by side), at most eight, and no more than it has jobs. On WebGPU two: the
+/// targets side by side, each with a device of its own, the shadows after them on the same two.
+pub fn worker_count(jobs: usize, gpu: bool) -> usize {
     let cores = web_sys::window().map_or(2.0, |w| w.navigator().hardware_concurrency());
-    (cores as usize).clamp(2, 8).min(jobs.max(1))
+    let most = if gpu { 2 } else { 8 };
+    (cores as usize).clamp(2, most).min(jobs.max(1))
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -72,6 +86,7 @@ impl Drop for Pool {
             w.terminate();
         }
         MEMORY.with(|m| m.borrow_mut().clear());
+        LIVE.with(|l| l.borrow_mut().clear());
     }
 }
 
@@ -107,6 +122,7 @@ impl Pool {
             // The first message: where the module's JS is, and the module the page compiled.
             let init = js_sys::Array::of2(&glue.clone().into(), &wasm_bindgen::module());
             w.post_message(&init).map_err(|e| format!("a Web Worker could not be started: {e:?}"))?;
+            LIVE.with(|l| l.borrow_mut().push(w.clone()));
             pool.workers.push(w);
             pool._handlers.extend([on_message, on_error]);
         }
@@ -146,23 +162,37 @@ pub struct Outcome {
     pub report: Report,
     pub failure: Option<String>,
     pub workers: usize,
+    /// On WebGPU: why a worker could not open a device (nothing trained; train on the page).
+    pub no_gpu: Option<String>,
 }
 
-/// Runs `config`'s experiment on `data` in a pool of workers on the CPU backend, showing its
-/// progress and its report as they come; `stop()` is asked a few times a second.
-pub async fn run(config: &Config, data: &ExperimentData, backend: &str, ui: Ui, stop: impl Fn() -> bool) -> Outcome {
+/// Runs `config`'s experiment on `data` in a pool of workers — on WebGPU when `gpu`, else on the
+/// CPU backend — showing its progress and its report as they come; `stop()` is asked a few times a
+/// second. A worker's lost GPU device sets `ui.gpu_lost` and stops the run.
+pub async fn run(config: &Config, data: &ExperimentData, backend: &str, gpu: bool, ui: Ui, stop: impl Fn() -> bool) -> Outcome {
     let clock = || web::now_ms() / 1000.0;
     let started = clock();
     let mut board = Board::new(config, data, backend, started);
-    let n = worker_count(board.jobs().len());
-    let outcome =
-        |board: &Board, ending, failure| Outcome { ending, times: board.times(clock()), report: board.report(), failure, workers: n };
+    let n = worker_count(board.jobs().len(), gpu);
+    let outcome = |board: &Board, ending, failure| Outcome {
+        ending,
+        times: board.times(clock()),
+        report: board.report(),
+        failure,
+        workers: n,
+        no_gpu: None,
+    };
     let pool = match Pool::spawn(n) {
         Ok(p) => p,
         Err(e) => return outcome(&board, Ending::Cancelled, Some(e)),
     };
     let mut slots = vec![Slot::Starting; n];
     let (mut last_report, mut changed, mut first_live) = (f64::NEG_INFINITY, false, false);
+    // When a WebGPU run fails or ends with errors: a destroyed or lost device fails the steps (or
+    // panics a worker) before the browser delivers its `lost` event, so the run waits for that
+    // event (up to 3 s) to report the cause rather than its effects.
+    let mut lingering: Option<f64> = None;
+    let mut failed: Option<String> = None;
     let batch = config.batch_size as f64;
     loop {
         if stop() {
@@ -197,8 +227,24 @@ pub async fn run(config: &Config, data: &ExperimentData, backend: &str, ui: Ui, 
                     board.attack_done(variant, result);
                     (slots[i], changed) = (Slot::Idle, true);
                 }
-                FromWorker::Failed(why) => return outcome(&board, Ending::Cancelled, Some(why)),
+                FromWorker::Failed(why) if !gpu => return outcome(&board, Ending::Cancelled, Some(why)),
+                FromWorker::Failed(why) => {
+                    failed.get_or_insert(why);
+                    lingering.get_or_insert(now);
+                }
+                FromWorker::NoGpu(why) => return Outcome { no_gpu: Some(why), ..outcome(&board, Ending::Cancelled, None) },
+                FromWorker::GpuLost(why) => {
+                    ui.gpu_lost.set(Some(why));
+                    return outcome(&board, Ending::Cancelled, None);
+                }
             }
+        }
+        if let Some(why) = &failed {
+            if now - lingering.unwrap_or(now) >= 3.0 {
+                return outcome(&board, Ending::Cancelled, Some(why.clone()));
+            }
+            web::sleep_ms(50).await;
+            continue;
         }
         for (i, slot) in slots.iter_mut().enumerate() {
             if *slot != Slot::Idle {
@@ -206,7 +252,7 @@ pub async fn run(config: &Config, data: &ExperimentData, backend: &str, ui: Ui, 
             }
             let Some(task) = board.next_task() else { break };
             let msg = match task {
-                Task::Train { index, job } => ToWorker::Train { index, job, backend: backend.to_string() },
+                Task::Train { index, job } => ToWorker::Train { index, job, backend: backend.to_string(), gpu },
                 Task::Attack { variant, target, shadow_phi } => ToWorker::Attack { variant, config: config.clone(), target, shadow_phi },
             };
             if let Err(e) = pool.post(i, &msg) {
@@ -229,7 +275,12 @@ pub async fn run(config: &Config, data: &ExperimentData, backend: &str, ui: Ui, 
             ui.report.set(Some(board.report()));
         }
         if board.finished() {
-            ui.report.set(Some(board.report()));
+            let report = board.report();
+            if gpu && !report.failures().is_empty() && now - *lingering.get_or_insert(now) < 3.0 {
+                web::sleep_ms(50).await;
+                continue;
+            }
+            ui.report.set(Some(report));
             return outcome(&board, Ending::Finished, None);
         }
         if board.running() == 0 && slots.iter().all(|s| *s == Slot::Idle) {

@@ -13,7 +13,7 @@ use spotlight_core::driver::{self, Ending};
 use spotlight_core::experiment::{Experiment, Phase};
 use spotlight_core::experiment_data::ExperimentData;
 
-use crate::backend::Backend;
+use crate::backend::{self, Backend};
 use crate::state::{Activity, Bar, Ui};
 use crate::{datasets, pool, web};
 
@@ -47,43 +47,56 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
     };
     // A lost GPU device stops the run: every later step on it would fail.
     let stop = || cancel.load(Ordering::Relaxed) || (be.gpu && ui.gpu_lost.with_untracked(Option::is_some));
-    // On the CPU the models train in Web Workers, the page only draws; WebGPU stays on the page.
-    let (ending, times, report, failure) = if be.gpu {
-        let mut exp = match Experiment::new(&config, &ds, other.as_deref(), &be.device, &be.label) {
-            Ok(e) => e,
-            Err(e) => {
-                ui.activity.set(Activity::Failed(e));
-                return None;
-            }
-        };
-        ui.activity.set(Activity::Training);
-        ui.report.set(Some(exp.report()));
-        web::mark("spotlight-run-start");
-        let (ending, times) = drive_here(&mut exp, ui, &stop).await;
-        (ending, times, exp.report(), None)
-    } else {
-        // A task of its own: after a first load, the dataset's decoding just held the page.
-        web::yield_now().await;
-        let data = match ExperimentData::build(&config, &ds, other.as_deref()) {
-            Ok(d) => d,
-            Err(e) => {
-                ui.activity.set(Activity::Failed(e));
-                return None;
-            }
-        };
-        ui.activity.set(Activity::Training);
-        web::mark("spotlight-run-start");
-        let o = pool::run(&config, &data, &be.label, ui, &stop).await;
-        workers = o.workers;
-        (o.ending, o.times, o.report, o.failure)
+    // A task of its own: after a first load, the dataset's decoding just held the page.
+    web::yield_now().await;
+    let data = match ExperimentData::build(&config, &ds, other.as_deref()) {
+        Ok(d) => d,
+        Err(e) => {
+            ui.activity.set(Activity::Failed(e));
+            return None;
+        }
+    };
+    ui.activity.set(Activity::Training);
+    web::mark("spotlight-run-start");
+    // The models train in Web Workers, the page only draws — on WebGPU too, unless a worker could
+    // not open a device (then, from that run on, on the page's thread).
+    let mut in_workers = None;
+    if !be.gpu || ui.gpu_on_page.with_untracked(Option::is_none) {
+        let o = pool::run(&config, &data, &be.label, be.gpu, ui, &stop).await;
+        match o.no_gpu {
+            Some(why) => ui.gpu_on_page.set(Some(format!("this browser offers no WebGPU to workers ({why})"))),
+            None => in_workers = Some(o),
+        }
+    }
+    let (ending, times, report, failure) = match in_workers {
+        Some(o) => {
+            workers = o.workers;
+            (o.ending, o.times, o.report, o.failure)
+        }
+        None => {
+            let made = match backend::page_gpu(ui.gpu_lost).await {
+                Ok(device) => Experiment::new(&config, &ds, other.as_deref(), &device, &be.label),
+                Err(e) => Err(e),
+            };
+            let mut exp = match made {
+                Ok(e) => e,
+                Err(e) => {
+                    ui.activity.set(Activity::Failed(e));
+                    return None;
+                }
+            };
+            ui.report.set(Some(exp.report()));
+            let (ending, times) = drive_here(&mut exp, ui, &stop).await;
+            (ending, times, exp.report(), None)
+        }
     };
     let finished = ending == Ending::Finished;
     let failures = report.failures();
     // A destroyed or lost device makes the models' next steps fail before the browser delivers its
-    // `lost` event (seen here up to 0.83 s after `destroy()`, the main thread busy): a GPU run that
-    // ended with errors waits up to 3 s for that event, so the lost device is reported as the cause,
-    // not the errors it caused.
-    if be.gpu && !failures.is_empty() {
+    // `lost` event (seen here up to 0.83 s after `destroy()`, the main thread busy): a GPU run on the
+    // page that ended with errors waits up to 3 s for that event, so the lost device is reported as
+    // the cause, not the errors it caused (the pool does the same for its workers' devices).
+    if be.gpu && workers == 0 && !failures.is_empty() {
         for _ in 0..60 {
             if ui.gpu_lost.with_untracked(Option::is_some) {
                 break;
@@ -167,11 +180,14 @@ pub async fn run_bench(ui: Ui) {
     let be = ui.backend.await;
     let mut backends = Vec::new();
     if be.gpu {
-        backends.push((be.device.clone(), be.label.clone()));
+        match backend::page_gpu(ui.gpu_lost).await {
+            Ok(device) => backends.push((device, be.label.clone())),
+            Err(e) => ui.bench_note.set(format!("{}: {e}", be.label)),
+        }
     }
     for name in [BackendName::Flex, BackendName::Ndarray].into_iter().filter(|b| b.compiled()) {
         let cpu = Backend::cpu(name, None);
-        backends.push((cpu.device, cpu.label));
+        backends.extend(cpu.device.map(|d| (d, cpu.label)));
     }
     let ds = match datasets::load(DatasetName::Mnist, ui).await {
         Ok(d) => d,

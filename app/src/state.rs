@@ -57,8 +57,11 @@ pub struct Ui {
     pub backend_pref: Option<BackendName>,
     /// The backend, chosen at start-up, and again (the CPU) after a lost GPU device.
     pub backend: LocalResource<Backend>,
-    /// Why the page's WebGPU device was lost, once it was.
+    /// Why a WebGPU device (a worker's or the page's) was lost, once one was.
     pub gpu_lost: RwSignal<Option<String>>,
+    /// Why WebGPU trains on the page's thread, once a worker could not open a device (the
+    /// browser offers WebGPU only on the page); until then it trains in workers.
+    pub gpu_on_page: RwSignal<Option<String>>,
     /// A link's `run=1` that waits for a click, with why (too large, or inside another site's page).
     pub ask: RwSignal<Option<String>>,
     /// How many runs this page started (for the tests: one click, one run).
@@ -86,8 +89,9 @@ impl Ui {
             notices: RwSignal::new(link.notices.iter().map(|n| n.to_string()).collect()),
             backend_pref: pref,
             // Reads `gpu_lost`: a lost device makes the next run choose again (the CPU).
-            backend: LocalResource::new(move || backend::choose(pref, gpu_lost.get(), gpu_lost)),
+            backend: LocalResource::new(move || backend::choose(pref, gpu_lost.get())),
             gpu_lost,
+            gpu_on_page: RwSignal::new(None),
             ask: RwSignal::new(None),
             runs_started: RwSignal::new(0),
             activity: RwSignal::new(Activity::Idle),

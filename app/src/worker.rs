@@ -2,13 +2,15 @@
 //! `spotlight-worker.js` (see `pool.rs` for the page's side). It takes the experiment's data once,
 //! then runs the tasks the page hands it — one model's training ([`jobs::run_job_on`]) or one
 //! model's attack ([`jobs::attack_of`]) — and reports progress and results as messages. It never
-//! yields while training: nothing on it has to be drawn, and Cancel terminates the worker.
+//! yields while training on the CPU: nothing on it has to be drawn, and Cancel terminates the
+//! worker. On WebGPU it opens its own device (once, on its first job): the page then only draws.
 
 use std::cell::RefCell;
 
 use serde::{Deserialize, Serialize};
 use spotlight_core::Config;
 use spotlight_core::backend::BackendName;
+use spotlight_core::burn::tensor::Device;
 use spotlight_core::experiment::shadow_keep;
 use spotlight_core::experiment_data::ExperimentData;
 use spotlight_core::jobs::{self, Job, JobOutput, JobResult};
@@ -23,9 +25,25 @@ use crate::web;
 /// bytes beside the JSON (their fields empty in it); the others as JSON text.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum ToWorker {
-    Data { data: ExperimentData },
-    Train { index: usize, job: Job, backend: String },
-    Attack { variant: usize, config: Config, target: JobOutput, shadow_phi: Vec<Option<Vec<f64>>> },
+    Data {
+        data: ExperimentData,
+    },
+    /// `gpu`: on this worker's WebGPU device, else on burn-flex.
+    Train {
+        index: usize,
+        job: Job,
+        backend: String,
+        gpu: bool,
+    },
+    Attack {
+        variant: usize,
+        config: Config,
+        target: JobOutput,
+        shadow_phi: Vec<Option<Vec<f64>>>,
+    },
+    /// Destroys this worker's WebGPU device (`spotlightLoseGpu()`, for the browser tests: the
+    /// browser then reports the loss as it would a real one).
+    LoseGpu,
 }
 
 /// From a worker to the page, as JSON text. `memory`: the worker's wasm memory, in bytes.
@@ -50,10 +68,16 @@ pub enum FromWorker {
     },
     /// The worker cannot go on: a panic, the module failed to load, a message it cannot read.
     Failed(String),
+    /// WebGPU could not start in this worker (the browser may offer it only on the page): why.
+    NoGpu(String),
+    /// This worker's WebGPU device was lost: the browser's reason.
+    GpuLost(String),
 }
 
 thread_local! {
     static DATA: RefCell<Option<ExperimentData>> = const { RefCell::new(None) };
+    // This worker's WebGPU device, and the browser's GPUDevice behind it (for `LoseGpu`).
+    static GPU: RefCell<Option<(Device, wasm_bindgen::JsValue)>> = const { RefCell::new(None) };
 }
 
 fn scope() -> DedicatedWorkerGlobalScope {
@@ -108,7 +132,15 @@ fn receive(v: &wasm_bindgen::JsValue) -> Result<(), String> {
             }
             DATA.with(|d| *d.borrow_mut() = Some(data));
         }
-        ToWorker::Train { index, job, backend } => wasm_bindgen_futures::spawn_local(train(index, job, backend)),
+        ToWorker::Train { index, job, backend, gpu } => wasm_bindgen_futures::spawn_local(train(index, job, backend, gpu)),
+        ToWorker::LoseGpu => GPU.with(|g| {
+            if let Some((_, raw)) = g.borrow().as_ref() {
+                let destroy = js_sys::Reflect::get(raw, &"destroy".into()).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+                if let Some(destroy) = destroy {
+                    let _ = destroy.call0(raw);
+                }
+            }
+        }),
         ToWorker::Attack { variant, config, target, shadow_phi } => {
             let result = DATA.with(|d| {
                 let d = d.borrow();
@@ -122,7 +154,20 @@ fn receive(v: &wasm_bindgen::JsValue) -> Result<(), String> {
     Ok(())
 }
 
-async fn train(index: usize, job: Job, backend: String) {
+/// This worker's WebGPU device, opened on first use; a lost device is reported to the page.
+async fn gpu_device() -> Result<Device, String> {
+    if let Some((device, _)) = GPU.with(|g| g.borrow().clone()) {
+        return Ok(device);
+    }
+    let (device, setup) = Device::wgpu_options().init_with_setup_async().await.map_err(|e| format!("{e:?}"))?;
+    let raw: wasm_bindgen::JsValue =
+        setup.device.as_webgpu().map(|d| AsRef::<wasm_bindgen::JsValue>::as_ref(d).clone()).unwrap_or_default();
+    web::on_device_lost(&raw, |why| post(&FromWorker::GpuLost(why)));
+    GPU.with(|g| *g.borrow_mut() = Some((device.clone(), raw)));
+    Ok(device)
+}
+
+async fn train(index: usize, job: Job, backend: String, gpu: bool) {
     let Some(data) = DATA.with(|d| d.borrow_mut().take()) else {
         post(&FromWorker::Trained { index, result: Err("a job before the data".into()), memory: web::memory_bytes() });
         return;
@@ -136,7 +181,19 @@ async fn train(index: usize, job: Job, backend: String) {
             post(&FromWorker::Progress { index, steps_done: p.steps_done, readout: p.readout, memory: web::memory_bytes() });
         }
     };
-    let result = match BackendName::Flex.cpu_device() {
+    let device = if gpu {
+        match gpu_device().await {
+            Ok(d) => Ok(d),
+            Err(why) => {
+                DATA.with(|d| *d.borrow_mut() = Some(data));
+                post(&FromWorker::NoGpu(why));
+                return;
+            }
+        }
+    } else {
+        BackendName::Flex.cpu_device()
+    };
+    let result = match device {
         Ok(device) => jobs::run_job_on(&job, &data, &device, &backend, || web::now_ms() / 1000.0, on_progress).await,
         Err(e) => Err(e),
     };

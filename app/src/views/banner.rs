@@ -4,14 +4,18 @@ use leptos::prelude::*;
 
 use crate::state::{Activity, Ui};
 
-/// Which backend the page trains on, and why when it is not WebGPU.
+/// Which backend the page trains on, why when it is not WebGPU, and where the models train.
 #[component]
 pub fn Banner(ui: Ui) -> impl IntoView {
     let text = move || match ui.backend.get() {
         None => "Backend: starting (WebGPU if this browser has it, else the CPU)…".to_string(),
         Some(be) => {
             let ran = !matches!(ui.activity.get(), Activity::Idle | Activity::Benchmarking);
-            format!("{} {}", if ran { "Training on" } else { "Backend:" }, be.describe())
+            let place = match ui.gpu_on_page.get() {
+                Some(why) if be.gpu => format!("training on the page's thread: {why}"),
+                _ => "training in Web Workers".into(),
+            };
+            format!("{} {} — {place}", if ran { "Training on" } else { "Backend:" }, be.describe())
         }
     };
     let class = move || if ui.backend.get().is_some_and(|b| b.gpu) { "banner gpu" } else { "banner cpu" };
