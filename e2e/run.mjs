@@ -210,6 +210,85 @@ const tests = [
     }
     return `${banner}; AUC ${v.auc.join(', ')}; CPU ${JSON.stringify(results.cpu?.attack?.map((r) => r[1]))}`;
   }],
+  ['be the outlier: draw a canary with the mouse, plant it, run the tiny comparison, see its panel; the link keeps it', async () => {
+    const page = await open(`?backend=cpu&${tiny}`);
+    // The pad sits under the settings in the side column: scrolled into view first.
+    await page.locator('#canary-pad').scrollIntoViewIfNeeded();
+    const box = await page.locator('#canary-pad').boundingBox();
+    // A "7": a bar, then a diagonal, in two strokes of mouse events.
+    const at = (x, y) => [box.x + (x / 28) * box.width, box.y + (y / 28) * box.height];
+    for (const stroke of [[[6, 6], [22, 6]], [[21, 7], [11, 24]]]) {
+      await page.mouse.move(...at(...stroke[0]));
+      await page.mouse.down();
+      for (let k = 1; k <= 8; k++) {
+        const t = k / 8;
+        await page.mouse.move(...at(stroke[0][0] + (stroke[1][0] - stroke[0][0]) * t, stroke[0][1] + (stroke[1][1] - stroke[0][1]) * t));
+      }
+      await page.mouse.up();
+    }
+    await page.selectOption('select[name=canary_label]', '3');
+    // The pad's inked pixels, as its canvas shows them.
+    const inkOn = (p) => p.evaluate(() => {
+      const d = document.querySelector('#canary-pad').getContext('2d').getImageData(0, 0, 28, 28).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i] > 128) n++;
+      return n;
+    });
+    const inked = await inkOn(page);
+    if (inked < 30) throw new Error(`the pad shows ${inked} inked pixels after two strokes`);
+    const link = await page.inputValue('#share-link');
+    const q = new URL(link).searchParams;
+    if (q.get('canary')?.length !== 131 || q.get('canary_label') !== '3') throw new Error('the link does not carry the drawing: ' + link);
+    if (!/Planted in the next run/.test(await page.textContent('#canary-status'))) throw new Error('status: ' + await page.textContent('#canary-status'));
+    // Undo takes the last stroke back; the link follows.
+    await page.click('#canary-undo');
+    const undone = await inkOn(page);
+    if (!(undone > 0 && undone < inked)) throw new Error(`undo: ${inked} → ${undone} inked pixels`);
+    const afterUndo = new URL(await page.inputValue('#share-link')).searchParams.get('canary');
+    if (!afterUndo || afterUndo === q.get('canary')) throw new Error('the link did not follow the undo');
+    // The first link, opened in a new page: the same drawing and label on the pad.
+    const p2 = await open(link.slice(base.length));
+    const same = await p2.evaluate(() => ({ label: document.querySelector('select[name=canary_label]').value,
+      link: document.querySelector('#share-link').value }));
+    const inked2 = await inkOn(p2);
+    if (same.label !== '3' || new URL(same.link).searchParams.get('canary') !== q.get('canary') || inked2 !== inked) {
+      throw new Error(`round trip: ${JSON.stringify(same)}, ${inked2} vs ${inked} pixels`);
+    }
+    // Run it (the drawing of the link: the page we opened with it).
+    await p2.click('#run');
+    await waitDone(p2);
+    await p2.waitForSelector('#view-canary');
+    const panel = await p2.evaluate(() => ({
+      head: [...document.querySelectorAll('#canary-table th')].map((t) => t.textContent),
+      rows: document.querySelectorAll('#canary-table tr').length - 1,
+      verdict: document.querySelector('#canary-verdict').textContent,
+      picture: !!document.querySelector('#view-canary canvas.digit'),
+    }));
+    if (!panel.head.includes('BN predicts') || !panel.head.includes('no-BN predicts')) throw new Error('panel columns: ' + panel.head.join(' | '));
+    if (panel.rows !== 3) throw new Error(`panel: ${panel.rows} epochs, want 0, 1, 2`);
+    if (!/attacker's confidence that your drawing was in the training data: BN \d+% \(ranked \d+ of 600 candidates.*no-BN \d+%/.test(panel.verdict)) throw new Error('verdict: ' + panel.verdict);
+    if (!panel.picture) throw new Error('no picture of the drawing in the panel');
+    await p2.locator('#view-canary').screenshot({ path: path.join(shots, 'canary.png') });
+    await page.locator('.canary-pad').screenshot({ path: path.join(shots, 'canary-pad.png') });
+    if (page.errors.length || p2.errors.length) throw new Error([...page.errors, ...p2.errors].join('\n'));
+    await page.close(); await p2.close();
+    return `${inked} pixels drawn; ${panel.verdict.slice(0, 160)}…`;
+  }],
+  ['a hostile canary in a link: a notice, no canary, the page runs', async () => {
+    const notes = [];
+    for (const bad of ['%3Cscript%3Ealert(1)%3C%2Fscript%3E', 'A'.repeat(131), '!'.repeat(131), 'g'.repeat(200)]) {
+      const page = await open(`?backend=cpu&canary=${bad}&canary_label=5`);
+      const n = await page.evaluate(() => document.querySelector('#notices')?.textContent || '');
+      const status = await page.textContent('#canary-status');
+      const link = await page.inputValue('#share-link');
+      if (!/canary/.test(n)) throw new Error(`canary=${bad.slice(0, 20)}…: no notice (${n})`);
+      if (!/Nothing drawn/.test(status) || /canary=/.test(link)) throw new Error(`canary=${bad.slice(0, 20)}…: a canary was kept (${status}; ${link})`);
+      if (page.errors.length) throw new Error(page.errors.join('\n'));
+      notes.push(n.replace(/\s+/g, ' ').slice(0, 90));
+      await page.close();
+    }
+    return notes.join(' | ');
+  }],
   ['share link round-trips: set controls, copy the link, open it, same controls', async () => {
     const page = await open('?backend=cpu');
     const set = async (name, value) => { await page.fill(`input[name=${name}]`, String(value)); await page.dispatchEvent(`input[name=${name}]`, 'change'); };

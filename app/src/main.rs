@@ -21,7 +21,7 @@ use spotlight_core::link::{self, AutoRun, Link};
 
 use crate::backend::Backend;
 use crate::state::Ui;
-use crate::views::{attack, banner, bench, charts, controls, gallery, paper, progress};
+use crate::views::{attack, banner, bench, canary, charts, controls, gallery, paper, progress};
 
 #[component]
 fn App() -> impl IntoView {
@@ -64,7 +64,7 @@ fn App() -> impl IntoView {
             // student sees them move together while the models train; how to read each, and its numbers,
             // fold out under its chart. The long form follows.
             <div class="workbench">
-                <aside class="side"><controls::Controls ui /></aside>
+                <aside class="side"><controls::Controls ui /><canary::CanaryPad ui /></aside>
                 <div class="stage">
                     <progress::ProgressView ui />
                     <div class="lenses">
@@ -74,6 +74,7 @@ fn App() -> impl IntoView {
                     <progress::Exports ui />
                 </div>
             </div>
+            <canary::CanaryView ui />
             <gallery::GalleryView ui />
             <paper::PaperPanel />
             <bench::BenchView ui />

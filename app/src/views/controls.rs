@@ -106,6 +106,8 @@ fn Control(ui: Ui, field: &'static Field) -> impl IntoView {
             </label>
         }
         .into_any(),
+        // Drawn on the canary's pad (`views::canary`), not typed.
+        Kind::Drawing => ().into_any(),
     }
 }
 
@@ -131,7 +133,9 @@ pub fn Controls(ui: Ui) -> impl IntoView {
                     if let Ok(i) = event_target_value(&ev).parse::<usize>()
                         && let Some((_, c)) = presets(ui.base.get_untracked()).into_iter().nth(i)
                     {
-                        ui.set_config(c)
+                        // A preset keeps the student's drawing.
+                        let now = ui.config.get_untracked();
+                        ui.set_config(Config { canary: now.canary, canary_label: now.canary_label, ..c })
                     }
                 }>
                     <option value="">"— the paper's settings —"</option>
@@ -139,7 +143,8 @@ pub fn Controls(ui: Ui) -> impl IntoView {
                 </select>
             </label>
             <p id="sized-note" class="sized">{sized}</p>
-            {FIELDS.iter().map(|field| view! { <Control ui field /> }).collect_view()}
+            // The canary's two fields are the pad's (`views::canary`).
+            {FIELDS.iter().filter(|f| !f.name.starts_with("canary")).map(|field| view! { <Control ui field /> }).collect_view()}
             <div class="buttons">
                 <button id="run" on:click=move |_| ui.start() disabled=move || ui.activity.with(|a| a.busy())>
                     {move || if ui.report.with(|r| r.is_some()) { "Rerun" } else { "Run" }}

@@ -1,4 +1,4 @@
-//! The members LiRA is most sure about, per model, tagged clean, flipped or OOD.
+//! The members LiRA is most sure about, per model, tagged clean, flipped, OOD or your drawing.
 
 use leptos::prelude::*;
 use spotlight_core::Variant;
@@ -7,11 +7,12 @@ use spotlight_core::report::Exposed;
 
 use crate::state::Ui;
 
-/// A gallery caption: the label trained with and the dataset's (OOD images have none).
-fn caption(label: u8, true_label: Option<u8>) -> String {
-    match true_label {
-        Some(t) => format!("given {label} · true {t}"),
-        None => format!("given {label} · OOD image"),
+/// A gallery caption: the label trained with and the dataset's (OOD images and drawings have none).
+fn caption(kind: SampleKind, label: u8, true_label: Option<u8>) -> String {
+    match (kind, true_label) {
+        (SampleKind::Canary, _) => format!("given {label} · your drawing"),
+        (_, Some(t)) => format!("given {label} · true {t}"),
+        (_, None) => format!("given {label} · OOD image"),
     }
 }
 
@@ -29,11 +30,12 @@ fn Sample(e: Exposed) -> impl IntoView {
         SampleKind::Clean => ("clean", "clean"),
         SampleKind::Flipped => ("flipped", "flipped"),
         SampleKind::Ood => ("OOD", "ood"),
+        SampleKind::Canary => ("your drawing", "canary"),
     };
     view! {
         <figure class=format!("sample {class}")>
             <SampleImage pixels=e.pixels />
-            <figcaption>{caption(e.label, e.true_label)}<br/><span class="tag">{tag}</span></figcaption>
+            <figcaption>{caption(e.kind, e.label, e.true_label)}<br/><span class="tag">{tag}</span></figcaption>
         </figure>
     }
 }
@@ -59,7 +61,7 @@ pub fn GalleryView(ui: Ui) -> impl IntoView {
 
 /// A 28×28 gray-scale sample on a canvas (one element, where an SVG would need 784).
 #[component]
-fn SampleImage(pixels: Vec<u8>) -> impl IntoView {
+pub fn SampleImage(pixels: Vec<u8>) -> impl IntoView {
     use wasm_bindgen::JsCast;
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     Effect::new(move |_| {

@@ -11,6 +11,7 @@ use crate::web;
 pub mod attack;
 pub mod banner;
 pub mod bench;
+pub mod canary;
 pub mod charts;
 pub mod controls;
 pub mod gallery;
@@ -45,8 +46,8 @@ fn KeyedRows(#[prop(into)] rows: Signal<Vec<Vec<Cell>>>) -> impl IntoView {
 }
 
 /// A chart's SVG, drawn in a browser task of its own a moment after `input` changes, and only for
-/// its latest value. Drawing is most of the page's work (plotters measures every label in the
-/// DOM); a report that changes four charts at once then holds the page for one chart at a time.
+/// its latest value. Drawing is most of the page's work; a report that changes four charts at once
+/// then holds the page for one chart at a time.
 fn drawn_apart<T, O>(input: Memo<T>, draw: impl Fn(&T) -> O + 'static) -> ReadSignal<O>
 where
     T: Clone + PartialEq + Send + Sync + 'static,

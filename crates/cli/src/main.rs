@@ -282,6 +282,16 @@ pub fn summary(r: &Report) -> String {
         if let Some(e) = &run.attack_error {
             s.push_str(&format!("    attack: {e}\n"));
         }
+        if let Some(c) = run.last().and_then(|e| e.canary.as_ref()) {
+            s.push_str(&format!(
+                "    canary (planted as {}): predicted {}, p(its label) {:.3}, gradient norm {:.2}",
+                r.config.canary_label, c.predicted, c.p_label, c.grad_norm
+            ));
+            if let Some(a) = run.attack.as_ref().and_then(|a| a.canary.as_ref()) {
+                s.push_str(&format!("; attacker's confidence {:.3} (rank {} of {})", a.confidence, a.rank, a.candidates));
+            }
+            s.push('\n');
+        }
     }
     s
 }

@@ -37,6 +37,14 @@ impl DatasetName {
         Ok(d)
     }
 
+    /// What each class is, by its number.
+    pub fn class_names(self) -> [&'static str; 10] {
+        match self {
+            Self::Mnist => ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"],
+            Self::Fashion => ["T-shirt/top", "trouser", "pullover", "dress", "coat", "sandal", "shirt", "sneaker", "bag", "ankle boot"],
+        }
+    }
+
     /// The other dataset, used as the OOD source with [`OodSourceName::Other`].
     pub fn other(self) -> Self {
         match self {
@@ -141,6 +149,11 @@ pub struct Config {
     /// an IN and an OUT model).
     pub shadow_models: usize,
     pub seed: u64,
+    /// A drawing planted among the members with `canary_label` ([`crate::canary`]'s text; empty:
+    /// none).
+    pub canary: String,
+    /// The label the canary is planted with.
+    pub canary_label: u8,
 }
 
 impl Default for Config {
@@ -166,6 +179,8 @@ impl Default for Config {
             live_points: 8,
             shadow_models: 4,
             seed: 1,
+            canary: String::new(),
+            canary_label: 0,
         }
     }
 }
@@ -237,6 +252,8 @@ pub enum Kind {
     Number(Range),
     /// Any whole number from 0 to 2⁶⁴ − 1 (read as an integer, never through f64).
     Seed,
+    /// A drawing as [`crate::canary`] text, or nothing (empty).
+    Drawing,
 }
 
 /// One field of [`Config`]: its serde name, what it allows, and its text for a reader.
@@ -289,6 +306,11 @@ impl Field {
                     let names: Vec<&str> = options.iter().map(|(v, _)| *v).collect();
                     return Err(format!("expected one of {}", names.join(", ")));
                 }
+            },
+            Kind::Drawing if raw.is_empty() => serde_json::Value::from(""),
+            Kind::Drawing => match crate::canary::decode(raw) {
+                Ok(_) => serde_json::Value::from(raw),
+                Err(why) => return Err(format!("not a drawing: {why}")),
             },
             Kind::Seed => match raw.parse::<u64>() {
                 Ok(s) if raw.bytes().all(|c| c.is_ascii_digit()) => serde_json::Value::from(s),
@@ -405,6 +427,18 @@ pub const FIELDS: &[Field] = &[
         help: "Shadow models for LiRA: 0 turns the attack off; else at least 2, so that every candidate has an IN and an OUT model.",
     },
     Field { name: "seed", kind: Kind::Seed, label: "Seed", help: "One seed for the data split, the noise, the weights and the batches." },
+    Field {
+        name: "canary",
+        kind: Kind::Drawing,
+        label: "Your drawing (the canary)",
+        help: "A 28×28 drawing planted among the training samples with the label you give it; the run then follows it alone: what each model predicts for it, its gradient norm, and the attacker's confidence that it was trained on.",
+    },
+    Field {
+        name: "canary_label",
+        kind: Kind::Number(Range::whole(0.0, 9.0, 1.0)),
+        label: "Its label",
+        help: "The label your drawing is planted with (a class number, 0–9).",
+    },
 ];
 
 /// A field, by its serde name.
@@ -531,6 +565,10 @@ impl Config {
                 field: "shadow_models".into(),
                 message: "1 is not enough: LiRA needs an IN and an OUT model for every candidate; use 0 (no attack) or at least 2".into(),
             });
+        }
+        if !self.canary.is_empty() {
+            crate::canary::decode(&self.canary)
+                .map_err(|why| ConfigError { field: "canary".into(), message: format!("not a drawing: {why}") })?;
         }
         if self.batch_size > self.train_size {
             return Err(ConfigError {
@@ -678,6 +716,7 @@ mod tests {
             match f.kind {
                 Kind::Bool => assert!(d.is_boolean(), "{}", f.name),
                 Kind::Seed => assert!(d.is_u64(), "{}", f.name),
+                Kind::Drawing => assert_eq!(d, "", "{}: no drawing by default", f.name),
                 Kind::Number(r) => assert!(r.contains(d.as_f64().unwrap()) && r.step > 0.0, "{}: default {d}", f.name),
                 Kind::Choice(options) => {
                     assert!(options.iter().any(|(v, _)| d == *v), "{}: default {d} is not a choice", f.name);
@@ -709,6 +748,15 @@ mod tests {
         assert!(field("compare").unwrap().read("maybe").is_err());
         assert_eq!(field("dataset").unwrap().read("fashion").unwrap().value, serde_json::json!("fashion"));
         assert_eq!(field("dataset").unwrap().read("cifar").unwrap_err(), "expected one of mnist, fashion");
+        let canary = field("canary").unwrap();
+        let drawing = crate::canary::encode(&(0..784).map(|i| i % 29 == 0).collect::<Vec<_>>());
+        assert_eq!(canary.read(&drawing).unwrap().value, serde_json::json!(drawing));
+        assert_eq!(canary.read("").unwrap().value, serde_json::json!(""));
+        assert!(canary.read("abc").unwrap_err().starts_with("not a drawing: a drawing is 131 characters"));
+        assert!(canary.read(&"A".repeat(131)).unwrap_err().contains("empty"));
+        let bad = Config { canary: "x".repeat(131).replace('x', "!"), ..Config::default() };
+        assert_eq!(bad.validate().unwrap_err().field, "canary");
+        Config { canary: drawing, canary_label: 7, ..Config::default() }.validate().unwrap();
         let seed = field("seed").unwrap();
         assert_eq!(seed.read("18446744073709551615").unwrap().value, serde_json::json!(u64::MAX));
         for bad in ["-1", "1.5", "+3", "1e3"] {

@@ -10,7 +10,7 @@ use crate::attack;
 use crate::data::Dataset;
 use crate::data::transforms::SampleKind;
 use crate::experiment_data::{DeviceData, ExperimentData};
-use crate::report::{AttackReport, Exposed, GroupMean, ModelRun, Report};
+use crate::report::{AttackReport, CanaryScore, Exposed, GroupMean, ModelRun, Report};
 use crate::train::{Trainer, read_logits};
 use crate::{Config, Variant};
 
@@ -156,7 +156,7 @@ pub fn attack_report(
     let mut lira_online = attack::roc(&m, &o).map_err(|e| e.to_string())?;
     let (m, o) = split(&offline, &every);
     let mut lira_offline = attack::roc(&m, &o).map_err(|e| e.to_string())?;
-    let (m, o) = split(&online, &|i| data.kind(i) != SampleKind::Clean);
+    let (m, o) = split(&online, &|i| data.kind(i).is_noisy());
     let mut lira_noisy = attack::roc(&m, &o).ok();
     for r in [&mut loss, &mut lira_online, &mut lira_offline].into_iter().chain(lira_noisy.as_mut()) {
         r.points = r.downsampled(ROC_POINTS);
@@ -179,11 +179,27 @@ pub fn attack_report(
             source_index: data.source_index[i],
             kind: data.kind(i),
             label: data.pool.labels[i],
-            true_label: (data.kind(i) != SampleKind::Ood).then_some(data.pool.true_labels[i]),
+            true_label: matches!(data.kind(i), SampleKind::Clean | SampleKind::Flipped).then_some(data.pool.true_labels[i]),
             score: online[i],
             pixels: data.pool.images[i * px..(i + 1) * px].to_vec(),
         })
         .collect();
+    let canary = data.canary.map(|c| {
+        let confidences = |keep: &dyn Fn(usize) -> bool| -> Vec<f64> {
+            let mut v: Vec<f64> = (0..n).filter(|&i| keep(i)).map(|i| crate::canary::member_confidence(online[i])).collect();
+            v.sort_by(f64::total_cmp);
+            v
+        };
+        let middle = |v: &[f64]| if v.is_empty() { f64::NAN } else { v[v.len() / 2] };
+        CanaryScore {
+            score: online[c],
+            confidence: crate::canary::member_confidence(online[c]),
+            rank: 1 + online.iter().filter(|&&s| s > online[c]).count(),
+            candidates: n,
+            median_clean_member: middle(&confidences(&|i| data.is_member[i] && data.kind(i) == SampleKind::Clean)),
+            median_non_member: middle(&confidences(&|i| !data.is_member[i])),
+        }
+    });
     Ok(AttackReport {
         shadow_models: config.shadow_models,
         members: members.len(),
@@ -194,6 +210,7 @@ pub fn attack_report(
         lira_noisy,
         group_means,
         exposed,
+        canary,
     })
 }
 

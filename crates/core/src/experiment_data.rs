@@ -22,6 +22,9 @@ pub struct ExperimentData {
     pub source_index: Vec<usize>,
     /// Which pool samples the target models train on.
     pub is_member: Vec<bool>,
+    /// The pool index of the planted canary (a member), when the config has one.
+    #[serde(default)]
+    pub canary: Option<usize>,
     pub test_images: Vec<u8>,
     pub test_labels: Vec<u8>,
     /// Pixel normalization: (x/255 − mean) / std, from the dataset's clean train split.
@@ -76,7 +79,7 @@ impl ExperimentData {
         // "5 % flipped" is exactly true of the training set.
         let is_member = if attack { transforms::member_split(pool_size, 0.5, config.seed) } else { vec![true; pool_size] };
         let strata: Vec<u8> = is_member.iter().map(|&m| u8::from(m)).collect();
-        let pool = transforms::corrupt_stratified(
+        let mut pool = transforms::corrupt_stratified(
             &images,
             &labels,
             px,
@@ -87,6 +90,7 @@ impl ExperimentData {
             &strata,
             config.seed,
         );
+        let canary = plant_canary(config, &mut pool, &is_member, px)?;
         let (mean, std) = pixel_stats(&dataset.train.images);
         Ok(Self {
             classes: dataset.classes,
@@ -95,6 +99,7 @@ impl ExperimentData {
             pool,
             source_index,
             is_member,
+            canary,
             test_images,
             test_labels,
             mean,
@@ -116,6 +121,27 @@ impl ExperimentData {
     pub fn normalize(&self, images: &[u8]) -> Vec<f32> {
         images.iter().map(|&p| (f32::from(p) / 255.0 - self.mean) / self.std).collect()
     }
+}
+
+/// Puts the config's canary in place of one clean member, drawn from the seed: its image, the label
+/// it was given (also as its "true" label: a drawing has no other), its kind. Its index, if any.
+fn plant_canary(config: &Config, pool: &mut Corrupted, is_member: &[bool], px: usize) -> Result<Option<usize>, String> {
+    if config.canary.is_empty() {
+        return Ok(None);
+    }
+    let pixels = crate::canary::decode(&config.canary).map_err(|why| format!("canary: not a drawing: {why}"))?;
+    if pixels.len() != px {
+        return Err(format!("canary: a drawing is {} pixels, this dataset's images {px}", pixels.len()));
+    }
+    let clean: Vec<usize> = (0..pool.labels.len()).filter(|&i| is_member[i] && pool.kinds[i] == SampleKind::Clean).collect();
+    let Some(&i) = clean.get(Rng::derive(config.seed, "canary").index(clean.len().max(1))) else {
+        return Err("canary: no clean member to put it in place of".into());
+    };
+    pool.images[i * px..(i + 1) * px].copy_from_slice(&crate::canary::to_image(&pixels));
+    pool.labels[i] = config.canary_label;
+    pool.true_labels[i] = config.canary_label;
+    pool.kinds[i] = SampleKind::Canary;
+    Ok(Some(i))
 }
 
 /// The mean and standard deviation of all pixels (in 0…1), from exact integer sums of the pixels

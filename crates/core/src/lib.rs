@@ -14,7 +14,8 @@
 //!   sharded, resumable runs;
 //! * [`paper`]: the paper's grid and its claims, decided over seeds.
 //!
-//! Around it: [`config`] (the `Config` and its field table), [`link`] (share links), [`report`] (the
+//! Around it: [`config`] (the `Config` and its field table), [`canary`] (a student's drawing planted
+//! among the members), [`link`] (share links), [`report`] (the
 //! `Report` everyone reads), [`backend`] (which burn device), [`bench`] (throughput figures),
 //! [`yielder`] (letting the browser breathe between steps).
 
@@ -22,6 +23,7 @@ pub mod attack;
 pub mod backend;
 pub mod bench;
 pub mod board;
+pub mod canary;
 pub mod config;
 pub mod driver;
 pub mod experiment;

@@ -273,10 +273,18 @@ impl Link {
     }
 }
 
-/// The query string of a config (without `?`): every field, in [`FIELDS`]' order.
+/// The query string of a config (without `?`): every field, in [`FIELDS`]' order — but the canary
+/// only when there is one, and its label only with it or when not the default (absent, they read
+/// back as their defaults).
 pub fn to_query(config: &Config) -> String {
+    let quiet = |name: &str| match name {
+        "canary" => config.canary.is_empty(),
+        "canary_label" => config.canary.is_empty() && config.canary_label == 0,
+        _ => false,
+    };
     FIELDS
         .iter()
+        .filter(|f| !quiet(f.name))
         .map(|f| match config.get(f.name).expect("every field is a key of Config") {
             serde_json::Value::String(s) => format!("{}={s}", f.name),
             other => format!("{}={other}", f.name),
@@ -289,6 +297,26 @@ pub fn to_query(config: &Config) -> String {
 mod tests {
     use super::*;
     use crate::config::{DatasetName, OptimizerName};
+
+    #[test]
+    fn a_canary_travels_in_the_link_and_a_bad_one_is_a_notice() {
+        let drawing = crate::canary::encode(&(0..784).map(|i| i % 31 < 3).collect::<Vec<_>>());
+        let c = Config { canary: drawing.clone(), canary_label: 4, ..Config::default() };
+        let q = to_query(&c);
+        assert!(q.contains(&format!("canary={drawing}&canary_label=4")), "{q}");
+        let back = parse(&q);
+        assert!(back.notices.is_empty(), "{:?}", back.notices);
+        assert_eq!(back.config, c);
+        // No canary: neither key in the link (a label alone only when not the default).
+        assert!(!to_query(&Config::default()).contains("canary"));
+        let label_only = Config { canary_label: 6, ..Config::default() };
+        assert_eq!(parse(&to_query(&label_only)).config, label_only);
+        for bad in ["%3Cscript%3E", "AAAA", &"!".repeat(131), &"A".repeat(131)] {
+            let p = parse(&format!("canary={bad}&canary_label=2"));
+            assert_eq!(p.config.canary, "", "{bad}");
+            assert!(p.notices.iter().any(|n| n.key() == "canary" && n.to_string().contains("not a drawing")), "{bad}: {:?}", p.notices);
+        }
+    }
 
     #[test]
     fn a_link_without_settings_leaves_the_default_to_the_backend() {

@@ -114,6 +114,35 @@ pub struct EpochRecord {
     pub gamma_sigma: Vec<LayerGammaSigma>,
     /// Per-sample gradient L2 norms of the probe sets.
     pub grad_norms: GradNorms,
+    /// The planted canary, when the config has one (target models).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub canary: Option<CanaryPoint>,
+}
+
+/// What a model made of the canary at an epoch's end.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CanaryPoint {
+    /// The class the model predicts for it.
+    pub predicted: u8,
+    /// The probability the model gives the label it was planted with.
+    pub p_label: f64,
+    /// Its per-sample gradient norm inside a training batch (as the probes').
+    pub grad_norm: f32,
+}
+
+/// What the attack made of the canary.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CanaryScore {
+    /// Its LiRA (online) score: the log-likelihood ratio of IN over OUT.
+    pub score: f64,
+    /// The attacker's confidence that it was a member ([`crate::canary::member_confidence`]).
+    pub confidence: f64,
+    /// Its place among all candidates by score, 1 the most exposed.
+    pub rank: usize,
+    pub candidates: usize,
+    /// The median confidence over the clean members and over the non-members, for comparison.
+    pub median_clean_member: f64,
+    pub median_non_member: f64,
 }
 
 /// A read-out taken while a model trains, on a fixed sample of the pool (the same sample for the
@@ -291,6 +320,9 @@ pub struct AttackReport {
     pub group_means: Vec<GroupMean>,
     /// The members LiRA is most sure of, most sure first.
     pub exposed: Vec<Exposed>,
+    /// The planted canary, when the config has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub canary: Option<CanaryScore>,
 }
 
 /// Mean attack score of one group.

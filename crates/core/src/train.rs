@@ -43,7 +43,7 @@ use crate::data::Rng;
 use crate::data::transforms::SampleKind;
 use crate::experiment_data::{DeviceData, ExperimentData, index_tensor};
 use crate::model::{BN_LAYERS, LeNet, LeNetConfig, Mode, cross_entropy, per_sample_loss};
-use crate::report::{EpochRecord, GradNorms, LayerGammaSigma, LivePoint, Readout};
+use crate::report::{CanaryPoint, EpochRecord, GradNorms, LayerGammaSigma, LivePoint, Readout};
 
 /// The loss is read back and checked for NaN/inf every this many steps (and at each epoch's end).
 pub const CHECK_EVERY: usize = 16;
@@ -153,7 +153,7 @@ impl LiveSet {
             p.sort_unstable();
             (p, weight)
         };
-        let (noisy, noisy_weight) = pick(members.iter().copied().filter(|&i| data.kind(i) != SampleKind::Clean).collect());
+        let (noisy, noisy_weight) = pick(members.iter().copied().filter(|&i| data.kind(i).is_noisy()).collect());
         let (clean, clean_weight) = pick(members.iter().copied().filter(|&i| data.kind(i) == SampleKind::Clean).collect());
         let mut is_member = vec![false; data.pool.labels.len()];
         for &i in members {
@@ -195,7 +195,7 @@ impl Trainer {
             p
         };
         let probe_clean = pick(&|k| k == SampleKind::Clean, &mut probe_rng);
-        let probe_noisy = pick(&|k| k != SampleKind::Clean, &mut probe_rng);
+        let probe_noisy = pick(&|k| k.is_noisy(), &mut probe_rng);
         let others: Vec<usize> =
             train_idx.iter().copied().filter(|i| data.kind(*i) == SampleKind::Clean && probe_clean.binary_search(i).is_err()).collect();
         let k = config.batch_size.saturating_sub(1).max(1).min(others.len());
@@ -441,9 +441,14 @@ impl Trainer {
         let mut correct = [0usize; 3];
         let mut total = [0usize; 3];
         let mut flipped_as_true = 0usize;
+        let mut canary = None;
         for (n, &i) in self.train_idx.iter().enumerate() {
-            let p = argmax(&logits[n * classes..(n + 1) * classes]);
-            let k = kind_slot(data.kind(i));
+            let row = &logits[n * classes..(n + 1) * classes];
+            let p = argmax(row);
+            if Some(i) == data.canary {
+                canary = Some((p, softmax_at(row, usize::from(data.pool.labels[i]))));
+            }
+            let Some(k) = kind_slot(data.kind(i)) else { continue };
             total[k] += 1;
             if p == usize::from(data.pool.labels[i]) {
                 correct[k] += 1;
@@ -460,6 +465,13 @@ impl Trainer {
         let gamma_sigma = self.gamma_sigma_record(&valid, step_means).await?;
         let grad_norms = GradNorms { clean: self.grad_norms(&self.probe_clean).await?, noisy: self.grad_norms(&self.probe_noisy).await? };
         let train_loss = train_loss.unwrap_or_else(|| member_loss.iter().sum::<f64>() / member_loss.len().max(1) as f64);
+        let canary = match (canary, data.canary) {
+            (Some((predicted, p_label)), Some(i)) => {
+                let grad_norm = self.grad_norms(&[i]).await?.first().copied().unwrap_or(f32::NAN);
+                Some(CanaryPoint { predicted: predicted as u8, p_label, grad_norm })
+            }
+            _ => None,
+        };
         Ok(EpochRecord {
             epoch,
             train_loss,
@@ -471,6 +483,7 @@ impl Trainer {
             acc_test: test_correct as f64 / test_idx.len().max(1) as f64,
             gamma_sigma,
             grad_norms,
+            canary,
         })
     }
 
@@ -489,6 +502,7 @@ impl Trainer {
             acc_test: f64::NAN,
             gamma_sigma: Vec::new(),
             grad_norms: GradNorms::default(),
+            canary: None,
         });
         self.step = 0;
         Ok(loss)
@@ -567,12 +581,21 @@ fn argmax(row: &[f32]) -> usize {
     row.iter().enumerate().fold(0, |best, (j, &v)| if v > row[best] { j } else { best })
 }
 
-fn kind_slot(k: SampleKind) -> usize {
+/// Where a member counts in the accuracies by kind (the canary is followed on its own).
+fn kind_slot(k: SampleKind) -> Option<usize> {
     match k {
-        SampleKind::Clean => 0,
-        SampleKind::Flipped => 1,
-        SampleKind::Ood => 2,
+        SampleKind::Clean => Some(0),
+        SampleKind::Flipped => Some(1),
+        SampleKind::Ood => Some(2),
+        SampleKind::Canary => None,
     }
+}
+
+/// The softmax probability of class `j` in a row of logits.
+fn softmax_at(row: &[f32], j: usize) -> f64 {
+    let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let sum: f64 = row.iter().map(|&z| f64::from(z - max).exp()).sum();
+    f64::from(row[j] - max).exp() / sum
 }
 
 /// Σ over the model's float parameters of the sum of their squared gradients.

@@ -15,6 +15,16 @@ pub enum SampleKind {
     Flipped,
     /// Image replaced by an out-of-distribution one, with a random label.
     Ood,
+    /// A drawing a student planted, with the label they chose (never made by the transforms here).
+    Canary,
+}
+
+impl SampleKind {
+    /// Whether only memorization can fit it: a flipped label or an OOD image (the canary is
+    /// followed on its own).
+    pub fn is_noisy(self) -> bool {
+        matches!(self, Self::Flipped | Self::Ood)
+    }
 }
 
 /// The number of items a fraction of `n` means: `round(fraction · n)`, clamped to `0..=n`.

@@ -446,6 +446,7 @@ mod tests {
                 steps: (epoch > 0).then_some(2.0),
             }],
             grad_norms: GradNorms { clean: vec![0.5, 1.0, 1.5, 2.0], noisy: vec![3.0, 4.0, 5.0] },
+            canary: None,
         }
     }
 

@@ -1,0 +1,267 @@
+//! Be the outlier: a 28×28 pad to draw a canary and the label to plant it with — it lives in the
+//! config, so in the share link — and, after a run, what each model made of it and how sure the
+//! attacker is that it was trained on.
+
+use leptos::ev::PointerEvent;
+use leptos::prelude::*;
+use spotlight_core::canary::{self, SIDE};
+use spotlight_core::config::DatasetName;
+use spotlight_core::report::{CanaryPoint, CanaryScore};
+
+use crate::state::Ui;
+use crate::views::gallery::SampleImage;
+
+const PIXELS: usize = SIDE * SIDE;
+
+/// Inks the pixels within the brush (a plus of five pixels: MNIST's strokes are 2–3 pixels wide)
+/// along the segment from `a` to `b`, in pixel coordinates.
+fn ink(px: &mut [bool], a: (f64, f64), b: (f64, f64)) {
+    let steps = ((b.0 - a.0).hypot(b.1 - a.1) * 2.0).ceil().max(1.0) as usize;
+    for s in 0..=steps {
+        let t = s as f64 / steps as f64;
+        let (x, y) = (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t);
+        let (cx, cy) = (x.floor() as i64, y.floor() as i64);
+        for (dx, dy) in [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)] {
+            let (u, v) = (cx + dx, cy + dy);
+            if (0..SIDE as i64).contains(&u) && (0..SIDE as i64).contains(&v) {
+                px[v as usize * SIDE + u as usize] = true;
+            }
+        }
+    }
+}
+
+/// A class as a reader knows it: "3" on MNIST, "3 (dress)" on Fashion-MNIST.
+fn class_text(dataset: DatasetName, class: u8) -> String {
+    let name = dataset.class_names()[usize::from(class.min(9))];
+    if name == class.to_string() { name.to_string() } else { format!("{class} ({name})") }
+}
+
+/// The config's canary as pixels (none: blank).
+fn pixels_of(text: &str) -> Vec<bool> {
+    if text.is_empty() { vec![false; PIXELS] } else { canary::decode(text).unwrap_or_else(|_| vec![false; PIXELS]) }
+}
+
+fn paint(canvas: &web_sys::HtmlCanvasElement, px: &[bool]) {
+    use wasm_bindgen::JsCast;
+    let Ok(Some(ctx)) = canvas.get_context("2d") else { return };
+    let Ok(ctx) = ctx.dyn_into::<web_sys::CanvasRenderingContext2d>() else { return };
+    let rgba: Vec<u8> = px.iter().flat_map(|&p| if p { [255, 255, 255, 255] } else { [0, 0, 0, 255] }).collect();
+    if let Ok(img) = web_sys::ImageData::new_with_u8_clamped_array_and_sh(wasm_bindgen::Clamped(&rgba), SIDE as u32, SIDE as u32) {
+        let _ = ctx.put_image_data(&img, 0.0, 0.0);
+    }
+}
+
+/// The drawing pad, its label, Clear and Undo. A drawing with ink is planted in the next run.
+#[component]
+pub fn CanaryPad(ui: Ui) -> impl IntoView {
+    let canvas = NodeRef::<leptos::html::Canvas>::new();
+    let pixels = RwSignal::new(vec![false; PIXELS]);
+    let undo = StoredValue::new(Vec::<Vec<bool>>::new());
+    // Where the pointer last inked, while a stroke goes on.
+    let last = StoredValue::new(None::<(f64, f64)>);
+    // The config's canary (a link, a preset) → the pad; the pad → the canvas.
+    Effect::new(move |_| {
+        let px = ui.config.with(|c| pixels_of(&c.canary));
+        if px != pixels.get_untracked() {
+            pixels.set(px);
+        }
+    });
+    Effect::new(move |_| {
+        let px = pixels.get();
+        if let Some(c) = canvas.get() {
+            paint(&c, &px);
+        }
+    });
+    // The pad → the config (and the share link).
+    let commit = move || {
+        let px = pixels.get_untracked();
+        let mut c = ui.config.get_untracked();
+        c.canary = if px.iter().any(|&p| p) { canary::encode(&px) } else { String::new() };
+        if c != ui.config.get_untracked() {
+            ui.set_config(c);
+        }
+    };
+    let at = move |ev: &PointerEvent| -> Option<(f64, f64)> {
+        let c = canvas.get()?;
+        let (w, h) = (f64::from(c.client_width().max(1)), f64::from(c.client_height().max(1)));
+        Some((f64::from(ev.offset_x()) * SIDE as f64 / w, f64::from(ev.offset_y()) * SIDE as f64 / h))
+    };
+    let stroke = move |p: (f64, f64)| {
+        let from = last.get_value().unwrap_or(p);
+        pixels.update(|px| ink(px, from, p));
+        last.set_value(Some(p));
+    };
+    let down = move |ev: PointerEvent| {
+        ev.prevent_default();
+        let Some(p) = at(&ev) else { return };
+        if let Some(c) = canvas.get() {
+            let _ = c.set_pointer_capture(ev.pointer_id());
+        }
+        undo.update_value(|u| u.push(pixels.get_untracked()));
+        last.set_value(None);
+        stroke(p);
+    };
+    let moved = move |ev: PointerEvent| {
+        if last.get_value().is_some()
+            && let Some(p) = at(&ev)
+        {
+            stroke(p);
+        }
+    };
+    let up = move |_: PointerEvent| {
+        if last.get_value().is_some() {
+            last.set_value(None);
+            commit();
+        }
+    };
+    let clear = move |_| {
+        undo.update_value(|u| u.push(pixels.get_untracked()));
+        pixels.set(vec![false; PIXELS]);
+        commit();
+    };
+    let back = move |_| {
+        if let Some(px) = undo.try_update_value(|u| u.pop()).flatten() {
+            pixels.set(px);
+            commit();
+        }
+    };
+    let dataset = move || ui.config.with(|c| c.dataset);
+    let label = move || ui.config.with(|c| c.canary_label.to_string());
+    let set_label = move |ev: leptos::ev::Event| {
+        if let Ok(l) = event_target_value(&ev).parse::<u8>() {
+            let mut c = ui.config.get_untracked();
+            c.canary_label = l.min(9);
+            ui.set_config(c);
+        }
+    };
+    let planted = move || ui.config.with(|c| !c.canary.is_empty());
+    view! {
+        <section class="canary-pad" aria-label="your drawing, the canary">
+            <h3>"Be the outlier"</h3>
+            <p class="teach">"Draw something and give it a label: it is planted among the training samples of the next run. Afterwards,
+               see whether each model learned your label, and how sure the attacker is that your drawing was trained on."</p>
+            <canvas id="canary-pad" width=SIDE.to_string() height=SIDE.to_string() node_ref=canvas
+                on:pointerdown=down on:pointermove=moved on:pointerup=up on:pointercancel=up></canvas>
+            <div class="canary-tools">
+                <label class="field">
+                    <span>"Its label"</span>
+                    <select name="canary_label" prop:value=label on:change=set_label>
+                        {move || (0..10u8).map(|i| view! { <option value=i.to_string()>{class_text(dataset(), i)}</option> }).collect_view()}
+                    </select>
+                </label>
+                <button id="canary-undo" on:click=back>"Undo"</button>
+                <button id="canary-clear" on:click=clear>"Clear"</button>
+            </div>
+            <p id="canary-status" class="sized" aria-live="polite">
+                {move || if planted() { "Planted in the next run (and in the share link)." } else { "Nothing drawn: no canary." }}
+            </p>
+        </section>
+    }
+}
+
+/// One model's view of the canary: its read-outs per epoch and the attack's score.
+#[derive(Clone, PartialEq)]
+struct Followed {
+    model: &'static str,
+    epochs: Vec<(usize, CanaryPoint)>,
+    score: Option<CanaryScore>,
+}
+
+fn followed(ui: Ui) -> Vec<Followed> {
+    ui.report.with(|r| {
+        let Some(r) = r else { return Vec::new() };
+        r.runs
+            .iter()
+            .map(|run| Followed {
+                model: r.variant(run).label(),
+                epochs: run.epochs.iter().filter_map(|e| e.canary.clone().map(|c| (e.epoch, c))).collect(),
+                score: run.attack.as_ref().and_then(|a| a.canary.clone()),
+            })
+            .filter(|f| !f.epochs.is_empty())
+            .collect()
+    })
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.0}%", 100.0 * x)
+}
+
+/// After a run with a canary: what each model predicted for it over the epochs, the probability
+/// it gave the planted label, its gradient norm, and the attacker's confidence, side by side.
+#[component]
+pub fn CanaryView(ui: Ui) -> impl IntoView {
+    let models = Memo::new(move |_| followed(ui));
+    let report_canary = move || ui.report.with(|r| r.as_ref().map(|r| (r.config.canary.clone(), r.config.canary_label, r.config.dataset)));
+    let picture = move || {
+        report_canary().filter(|(c, _, _)| !c.is_empty()).map(|(c, l, d)| {
+            let pixels = canary::to_image(&pixels_of(&c));
+            view! {
+                <figure class="sample canary">
+                    <SampleImage pixels />
+                    <figcaption>{format!("planted as {}", class_text(d, l))}</figcaption>
+                </figure>
+            }
+        })
+    };
+    let verdict = move || {
+        let m = models.get();
+        let scored: Vec<String> = m
+            .iter()
+            .filter_map(|f| {
+                f.score.as_ref().map(|s| {
+                    format!(
+                        "{} {} (ranked {} of {} candidates; a typical clean member {}, a non-member {})",
+                        f.model,
+                        pct(s.confidence),
+                        s.rank,
+                        s.candidates,
+                        pct(s.median_clean_member),
+                        pct(s.median_non_member)
+                    )
+                })
+            })
+            .collect();
+        if scored.is_empty() {
+            "The attack did not run (no shadow models), so there is no attacker's confidence.".to_string()
+        } else {
+            format!("The attacker's confidence that your drawing was in the training data: {}.", scored.join("; "))
+        }
+    };
+    let header = move || {
+        models.get().iter().flat_map(|f| [format!("{} predicts", f.model), "p(your label)".into(), "‖∇ℓ‖".into()]).collect::<Vec<_>>()
+    };
+    let rows = move || {
+        let m = models.get();
+        let epochs: Vec<usize> = m.first().map(|f| f.epochs.iter().map(|(e, _)| *e).collect()).unwrap_or_default();
+        epochs
+            .into_iter()
+            .map(|e| {
+                let mut row = vec![e.to_string()];
+                for f in &m {
+                    match f.epochs.iter().find(|(x, _)| *x == e) {
+                        Some((_, p)) => row.extend([p.predicted.to_string(), pct(p.p_label), format!("{:.2}", p.grad_norm)]),
+                        None => row.extend(["—".to_string(), "—".into(), "—".into()]),
+                    }
+                }
+                row
+            })
+            .collect::<Vec<_>>()
+    };
+    view! {
+        <Show when=move || !models.with(Vec::is_empty)>
+            <section class="view" id="view-canary">
+                <h2>"Your drawing, the outlier"</h2>
+                <div class="canary-result">
+                    {picture}
+                    <p id="canary-verdict" class="teach">{verdict}</p>
+                </div>
+                <p class="teach">"Epoch 0 is the untrained model. A model that predicts your label for a drawing that looks like
+                   something else has memorized it; the gradient norm is how hard your drawing pulls on the weights."</p>
+                <table class="numbers" id="canary-table">
+                    <tr><th>"epoch"</th>{move || header().into_iter().map(|h| view! { <th>{h}</th> }).collect_view()}</tr>
+                    {move || rows().into_iter().map(|r| view! { <tr>{r.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}</tr> }).collect_view()}
+                </table>
+            </section>
+        </Show>
+    }
+}
