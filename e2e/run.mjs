@@ -268,7 +268,7 @@ const tests = [
     if (panel.rows !== 3) throw new Error(`panel: ${panel.rows} epochs, want 0, 1, 2`);
     if (!/attacker's confidence that your drawing was in the training data: BN \d+% \(ranked \d+ of 600 candidates.*no-BN \d+%/.test(panel.verdict)) throw new Error('verdict: ' + panel.verdict);
     if (!panel.picture) throw new Error('no picture of the drawing in the panel');
-    await p2.locator('#view-canary').screenshot({ path: path.join(shots, 'canary.png') });
+    await p2.locator('.canary-row').screenshot({ path: path.join(shots, 'canary.png') });
     await page.locator('.canary-pad').screenshot({ path: path.join(shots, 'canary-pad.png') });
     if (page.errors.length || p2.errors.length) throw new Error([...page.errors, ...p2.errors].join('\n'));
     await page.close(); await p2.close();

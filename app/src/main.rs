@@ -64,7 +64,7 @@ fn App() -> impl IntoView {
             // student sees them move together while the models train; how to read each, and its numbers,
             // fold out under its chart. The long form follows.
             <div class="workbench">
-                <aside class="side"><controls::Controls ui /><canary::CanaryPad ui /></aside>
+                <aside class="side"><controls::Controls ui /></aside>
                 <div class="stage">
                     <progress::ProgressView ui />
                     <div class="lenses">
@@ -74,7 +74,11 @@ fn App() -> impl IntoView {
                     <progress::Exports ui />
                 </div>
             </div>
-            <canary::CanaryView ui />
+            // Be the outlier: draw, run, and see what became of the drawing, side by side.
+            <div class="canary-row">
+                <canary::CanaryPad ui />
+                <canary::CanaryView ui />
+            </div>
             <gallery::GalleryView ui />
             <paper::PaperPanel />
             <bench::BenchView ui />

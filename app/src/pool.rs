@@ -7,6 +7,8 @@
 //! The plumbing is `web_sys::Worker` and JSON messages (serde). gloo-worker was evaluated: its
 //! bridge cannot terminate a busy worker (Cancel would wait for the step to end and for the worker
 //! to read a message it never reads while training) and it reports no worker error to the page.
+//! trunk's `data-type="worker"` builds a worker as a binary of its own: a second wasm to download
+//! and compile, where these workers get the module the page already compiled.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;

@@ -139,7 +139,7 @@ pub fn CanaryPad(ui: Ui) -> impl IntoView {
         <section class="canary-pad" aria-label="your drawing, the canary">
             <h3>"Be the outlier"</h3>
             <p class="teach">"Draw something and give it a label: it is planted among the training samples of the next run. Afterwards,
-               see whether each model learned your label, and how sure the attacker is that your drawing was trained on."</p>
+               see beside this whether each model learned your label, and how sure the attacker is that your drawing was trained on."</p>
             <canvas id="canary-pad" width=SIDE.to_string() height=SIDE.to_string() node_ref=canvas
                 on:pointerdown=down on:pointermove=moved on:pointerup=up on:pointercancel=up></canvas>
             <div class="canary-tools">
