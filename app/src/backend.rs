@@ -76,23 +76,44 @@ pub async fn choose(pref: Option<BackendName>, lost: Option<String>) -> Backend 
 }
 
 thread_local! {
-    static PAGE_GPU: RefCell<Option<Device>> = const { RefCell::new(None) };
+    // This wasm instance's WebGPU device (the page's, or a training worker's: each is an instance of
+    // its own), and the browser's GPUDevice behind it.
+    static GPU: RefCell<Option<(Device, wasm_bindgen::JsValue)>> = const { RefCell::new(None) };
 }
 
-/// The page's own WebGPU device, opened on first use; its loss is written into `report_lost`.
-pub async fn page_gpu(report_lost: RwSignal<Option<String>>) -> Result<Device, String> {
-    if let Some(d) = PAGE_GPU.with(|g| g.borrow().clone()) {
+/// This instance's WebGPU device, opened on first use; `on_lost` gets the browser's reason if it is
+/// lost (the first opener's: the page and each worker open theirs in one place).
+pub async fn webgpu_device(on_lost: impl FnOnce(String) + 'static) -> Result<Device, String> {
+    if let Some(d) = webgpu_opened() {
         return Ok(d);
     }
     let (device, setup) = Device::wgpu_options().init_with_setup_async().await.map_err(|e| format!("WebGPU could not start ({e:?})"))?;
-    if let Some(gpu) = setup.device.as_webgpu() {
-        web::on_device_lost(gpu.as_ref(), move |why| report_lost.set(Some(why)));
-    }
-    PAGE_GPU.with(|g| *g.borrow_mut() = Some(device.clone()));
+    let raw: wasm_bindgen::JsValue =
+        setup.device.as_webgpu().map(|d| AsRef::<wasm_bindgen::JsValue>::as_ref(d).clone()).unwrap_or_default();
+    web::on_device_lost(&raw, on_lost);
+    GPU.with(|g| *g.borrow_mut() = Some((device.clone(), raw)));
     Ok(device)
 }
 
-/// The page's WebGPU device, if it opened one.
-pub fn page_gpu_opened() -> Option<Device> {
-    PAGE_GPU.with(|g| g.borrow().clone())
+/// The page's own WebGPU device (the benchmark's rows, the on-page fallback); its loss is written
+/// into `report_lost`.
+pub async fn page_gpu(report_lost: RwSignal<Option<String>>) -> Result<Device, String> {
+    webgpu_device(move |why| report_lost.set(Some(why))).await
+}
+
+/// This instance's WebGPU device, if it opened one.
+pub fn webgpu_opened() -> Option<Device> {
+    GPU.with(|g| g.borrow().as_ref().map(|(d, _)| d.clone()))
+}
+
+/// Destroys this instance's WebGPU device, if it opened one (the browser then reports the loss).
+pub fn destroy_webgpu() {
+    use wasm_bindgen::JsCast;
+    GPU.with(|g| {
+        if let Some((_, raw)) = g.borrow().as_ref()
+            && let Some(destroy) = js_sys::Reflect::get(raw, &"destroy".into()).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        {
+            let _ = destroy.call0(raw);
+        }
+    });
 }

@@ -101,7 +101,7 @@ fn expose_memory_probe(backend: LocalResource<Backend>) {
     // What burn's GPU allocator holds on the page's own WebGPU device (null until the page opens
     // one: the benchmark's rows, or training on the page; the workers' devices go with them).
     let gpu = Closure::<dyn Fn() -> JsValue>::new(move || {
-        let usage = backend.get_untracked().filter(|be| be.gpu).and(backend::page_gpu_opened()).and_then(|d| d.memory_pool_usage());
+        let usage = backend.get_untracked().filter(|be| be.gpu).and(backend::webgpu_opened()).and_then(|d| d.memory_pool_usage());
         match usage {
             None => JsValue::NULL,
             Some(u) => {

@@ -10,7 +10,6 @@ use std::cell::RefCell;
 use serde::{Deserialize, Serialize};
 use spotlight_core::Config;
 use spotlight_core::backend::BackendName;
-use spotlight_core::burn::tensor::Device;
 use spotlight_core::experiment::shadow_keep;
 use spotlight_core::experiment_data::ExperimentData;
 use spotlight_core::jobs::{self, Job, JobOutput, JobResult};
@@ -19,7 +18,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-use crate::web;
+use crate::{backend, web};
 
 /// From the page to a worker. `Data` travels as `[json, pool images, test images]`, its images as
 /// bytes beside the JSON (their fields empty in it); the others as JSON text.
@@ -76,8 +75,6 @@ pub enum FromWorker {
 
 thread_local! {
     static DATA: RefCell<Option<ExperimentData>> = const { RefCell::new(None) };
-    // This worker's WebGPU device, and the browser's GPUDevice behind it (for `LoseGpu`).
-    static GPU: RefCell<Option<(Device, wasm_bindgen::JsValue)>> = const { RefCell::new(None) };
 }
 
 fn scope() -> DedicatedWorkerGlobalScope {
@@ -133,14 +130,7 @@ fn receive(v: &wasm_bindgen::JsValue) -> Result<(), String> {
             DATA.with(|d| *d.borrow_mut() = Some(data));
         }
         ToWorker::Train { index, job, backend, gpu } => wasm_bindgen_futures::spawn_local(train(index, job, backend, gpu)),
-        ToWorker::LoseGpu => GPU.with(|g| {
-            if let Some((_, raw)) = g.borrow().as_ref() {
-                let destroy = js_sys::Reflect::get(raw, &"destroy".into()).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-                if let Some(destroy) = destroy {
-                    let _ = destroy.call0(raw);
-                }
-            }
-        }),
+        ToWorker::LoseGpu => backend::destroy_webgpu(),
         ToWorker::Attack { variant, config, target, shadow_phi } => {
             let result = DATA.with(|d| {
                 let d = d.borrow();
@@ -152,19 +142,6 @@ fn receive(v: &wasm_bindgen::JsValue) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// This worker's WebGPU device, opened on first use; a lost device is reported to the page.
-async fn gpu_device() -> Result<Device, String> {
-    if let Some((device, _)) = GPU.with(|g| g.borrow().clone()) {
-        return Ok(device);
-    }
-    let (device, setup) = Device::wgpu_options().init_with_setup_async().await.map_err(|e| format!("{e:?}"))?;
-    let raw: wasm_bindgen::JsValue =
-        setup.device.as_webgpu().map(|d| AsRef::<wasm_bindgen::JsValue>::as_ref(d).clone()).unwrap_or_default();
-    web::on_device_lost(&raw, |why| post(&FromWorker::GpuLost(why)));
-    GPU.with(|g| *g.borrow_mut() = Some((device.clone(), raw)));
-    Ok(device)
 }
 
 async fn train(index: usize, job: Job, backend: String, gpu: bool) {
@@ -182,7 +159,8 @@ async fn train(index: usize, job: Job, backend: String, gpu: bool) {
         }
     };
     let device = if gpu {
-        match gpu_device().await {
+        // This worker's device; its loss is reported to the page.
+        match backend::webgpu_device(|why| post(&FromWorker::GpuLost(why))).await {
             Ok(d) => Ok(d),
             Err(why) => {
                 DATA.with(|d| *d.borrow_mut() = Some(data));
