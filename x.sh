@@ -121,6 +121,8 @@ case "$cmd" in
     ;;
   test)
     start=$(date +%s)
+    step "disk free here (the cold build needs about 15 GB)"
+    df -h . | tail -1
     "$0" check
     step "checks done in $(( $(date +%s) - start )) s"
     datasets
