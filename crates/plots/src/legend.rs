@@ -1,15 +1,16 @@
 //! A chart's key, drawn in a corner of its plotting area and sized by [`crate::svg::text_size`]
 //! (plotters' own series labels measure their text through the font backend, in the page).
 
-use crate::Area;
 use crate::svg::text_size;
+use crate::{Area, Dash};
+use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// How a key shows its series.
 #[derive(Clone, Copy)]
 pub enum Mark {
-    Line(ShapeStyle),
+    Line(ShapeStyle, Dash),
     Dot(u32, ShapeStyle),
     Square(ShapeStyle),
     Triangle(u32, ShapeStyle),
@@ -59,7 +60,9 @@ impl Legend {
         for (i, (label, mark)) in self.0.iter().enumerate() {
             let (x, y) = (x0 + PAD, y0 + PAD + ROW * i as i32 + ROW / 2);
             match *mark {
-                Mark::Line(s) => area.draw(&PathElement::new(vec![(x, y), (x + 18, y)], s)),
+                Mark::Line(s, Dash::Solid) => area.draw(&PathElement::new(vec![(x, y), (x + 18, y)], s)),
+                Mark::Line(s, Dash::Long) => area.draw(&DashedPathElement::new(vec![(x, y), (x + 18, y)], 9, 5, s)),
+                Mark::Line(s, Dash::Short) => area.draw(&DashedPathElement::new(vec![(x, y), (x + 18, y)], 3, 3, s)),
                 Mark::Dot(r, s) => area.draw(&Circle::new((x + 9, y), r, s)),
                 Mark::Square(s) => area.draw(&Rectangle::new([(x + 3, y - 5), (x + 15, y + 5)], s)),
                 Mark::Triangle(r, s) => area.draw(&TriangleMarker::new((x + 9, y), r, s)),

@@ -1,6 +1,7 @@
 //! Spotlight's charts, as SVG strings drawn with plotters: the app puts them in the page, the CLI
 //! writes them to files. One drawing per lens of the paper.
 
+mod describe;
 mod legend;
 mod svg;
 
@@ -13,10 +14,46 @@ use spotlight_core::Variant;
 use spotlight_core::paper::PaperTable;
 use spotlight_core::report::{AttackReport, EpochRecord, LivePoint, ModelRun, Report, median};
 
-/// BN's colour and no-BN's, everywhere.
-pub const BN_COLOR: RGBColor = RGBColor(214, 39, 40);
-pub const PLAIN_COLOR: RGBColor = RGBColor(31, 119, 180);
-const REG_COLOR: RGBColor = RGBColor(44, 160, 44);
+/// The models' colours, everywhere: from Okabe and Ito's palette, which stays distinguishable with
+/// each common colour-vision deficiency — BN vermillion, no-BN blue, BN with the regularizer
+/// reddish purple. The lines differ in their dashes too ([`Dash`]), so that no chart tells the
+/// models apart by colour alone.
+pub const BN_COLOR: RGBColor = RGBColor(213, 94, 0);
+pub const PLAIN_COLOR: RGBColor = RGBColor(0, 114, 178);
+const REG_COLOR: RGBColor = RGBColor(204, 121, 167);
+const GREY: RGBColor = RGBColor(120, 120, 120);
+
+/// How a line is stroked: BN solid, no-BN in long dashes, BN with the regularizer in short ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dash {
+    Solid,
+    Long,
+    Short,
+}
+
+impl Dash {
+    fn of(variant: Variant) -> Self {
+        match variant {
+            Variant::Bn => Self::Solid,
+            Variant::Plain => Self::Long,
+            Variant::BnReg => Self::Short,
+        }
+    }
+}
+
+/// Draws a line through `points` in `style`, dashed as `dash` says.
+fn stroke<CT>(chart: &mut ChartContext<'_, svg::Svg<'_>, CT>, points: Vec<CT::From>, style: ShapeStyle, dash: Dash) -> Result<(), String>
+where
+    CT: CoordTranslate,
+    CT::From: Clone + 'static,
+{
+    match dash {
+        Dash::Solid => chart.draw_series(LineSeries::new(points, style)).map(drop),
+        Dash::Long => chart.draw_series(DashedLineSeries::new(points, 9, 5, style)).map(drop),
+        Dash::Short => chart.draw_series(DashedLineSeries::new(points, 3, 3, style)).map(drop),
+    }
+    .map_err(|e| e.to_string())
+}
 
 type Area<'a> = DrawingArea<svg::Svg<'a>, Shift>;
 /// One number of an epoch, when it has it.
@@ -24,7 +61,9 @@ type Field = fn(&EpochRecord) -> Option<f64>;
 /// One number of a live read-out, when it has it.
 type LiveField = fn(&LivePoint) -> Option<f64>;
 
-fn svg(w: u32, h: u32, draw: impl FnOnce(&Area) -> Result<(), String>) -> String {
+/// A chart drawn by `draw`, with `title` and `desc` (the numbers behind it, in words) as its text
+/// alternative.
+fn svg(w: u32, h: u32, title: &str, desc: &str, draw: impl FnOnce(&Area) -> Result<(), String>) -> String {
     let mut s = String::new();
     {
         let root = svg::Svg(SVGBackend::with_string(&mut s, (w, h))).into_drawing_area();
@@ -38,11 +77,15 @@ fn svg(w: u32, h: u32, draw: impl FnOnce(&Area) -> Result<(), String>) -> String
         }
         let _ = root.present();
     }
-    s
+    describe::annotate(&s, title, desc)
 }
 
 fn run_name(report: &Report, run: &ModelRun) -> &'static str {
     report.variant(run).label()
+}
+
+fn dash_of(report: &Report, run: &ModelRun) -> Dash {
+    Dash::of(report.variant(run))
 }
 
 fn color_of(report: &Report, run: &ModelRun) -> RGBColor {
@@ -58,7 +101,36 @@ fn color_of(report: &Report, run: &ModelRun) -> RGBColor {
 /// epoch's measurement of *all* flipped, OOD and clean members is a marker; without, lines join
 /// the epoch measurements. Test accuracy (faint) is measured per epoch.
 pub fn accuracy_curves(reports: &[&Report], title: &str) -> String {
-    svg(640, 380, |root| {
+    const LIVE: [(&str, LiveField, u32); 2] = [("noisy, live sample", |p| p.acc_noisy, 3), ("clean, live sample", |p| p.acc_clean, 1)];
+    const EPOCHS: [(&str, Field, u32); 4] = [
+        ("flipped", |e| e.acc_flipped, 3),
+        ("OOD", |e| e.acc_ood, 2),
+        ("clean train", |e| e.acc_clean, 1),
+        ("test", |e| Some(e.acc_test), 1),
+    ];
+    let live_points =
+        |run: &ModelRun, get: LiveField| -> Vec<(f64, f64)> { run.live.iter().filter_map(|p| get(p).map(|a| (p.at, a))).collect() };
+    let epoch_points =
+        |run: &ModelRun, get: Field| -> Vec<(f64, f64)> { run.epochs.iter().filter_map(|e| get(e).map(|a| (e.epoch as f64, a))).collect() };
+    let mut desc = vec!["Accuracy of each model by epoch (epoch 0: untrained)".to_string()];
+    for r in reports {
+        for run in &r.runs {
+            let name = run_name(r, run);
+            for (label, get, _) in EPOCHS {
+                let pts = epoch_points(run, get);
+                if !pts.is_empty() {
+                    desc.push(describe::series(&format!("{name}, {label}"), "epoch", &pts, describe::pct));
+                }
+            }
+            for (label, get, _) in LIVE {
+                let pts = live_points(run, get);
+                if !pts.is_empty() {
+                    desc.push(describe::series(&format!("{name}, {label}"), "epoch", &pts, describe::pct));
+                }
+            }
+        }
+    }
+    svg(640, 380, title, &desc.join(". "), |root| {
         let epochs = reports.iter().map(|r| r.config.epochs).max().unwrap_or(1).max(2);
         let mut chart = ChartBuilder::on(root)
             .caption(title, ("sans-serif", 18))
@@ -71,43 +143,43 @@ pub fn accuracy_curves(reports: &[&Report], title: &str) -> String {
         let mut keys = Legend::default();
         for r in reports {
             for run in &r.runs {
-                let c = color_of(r, run);
+                let (c, dash) = (color_of(r, run), dash_of(r, run));
                 let name = run_name(r, run);
                 let live = !run.live.is_empty();
                 if live {
-                    let series: [(&str, LiveField, u32); 2] =
-                        [("noisy, live sample", |p| p.acc_noisy, 3), ("clean, live sample", |p| p.acc_clean, 1)];
-                    for (label, get, width) in series {
-                        let pts: Vec<(f64, f64)> = run.live.iter().filter_map(|p| get(p).map(|a| (p.at, a))).collect();
+                    for (label, get, width) in LIVE {
+                        let pts = live_points(run, get);
                         if pts.is_empty() {
                             continue;
                         }
-                        chart.draw_series(LineSeries::new(pts, c.stroke_width(width))).map_err(|e| e.to_string())?;
-                        keys.add(format!("{name}: {label}"), Mark::Line(c.stroke_width(width)));
+                        stroke(&mut chart, pts, c.stroke_width(width), dash)?;
+                        keys.add(format!("{name}: {label}"), Mark::Line(c.stroke_width(width), dash));
                     }
                 }
-                let series: [(&str, Field, u32); 4] = [
-                    ("flipped", |e| e.acc_flipped, 3),
-                    ("OOD", |e| e.acc_ood, 2),
-                    ("clean train", |e| e.acc_clean, 1),
-                    ("test", |e| Some(e.acc_test), 1),
-                ];
-                for (label, get, width) in series {
-                    let pts: Vec<(f64, f64)> = run.epochs.iter().filter_map(|e| get(e).map(|a| (e.epoch as f64, a))).collect();
+                for (label, get, width) in EPOCHS {
+                    let pts = epoch_points(run, get);
                     if pts.is_empty() {
                         continue;
                     }
                     if label == "test" || !live {
                         let style = if label == "test" { c.mix(0.45).stroke_width(width) } else { c.stroke_width(width) };
-                        chart.draw_series(LineSeries::new(pts, style)).map_err(|e| e.to_string())?;
-                        keys.add(format!("{name}: {label}"), Mark::Line(c.stroke_width(width)));
+                        stroke(&mut chart, pts, style, dash)?;
+                        keys.add(format!("{name}: {label}"), Mark::Line(c.stroke_width(width), dash));
                     } else {
                         // The whole group's accuracy at each epoch's end: filled for flipped, open
-                        // for OOD and clean (smaller).
+                        // for OOD and clean (smaller); a triangle for no-BN, a circle for BN.
                         let (size, filled) = (width + 1, label == "flipped");
                         let style = if filled { c.filled() } else { c.stroke_width(1) };
-                        chart.draw_series(pts.into_iter().map(|p| Circle::new(p, size, style))).map_err(|e| e.to_string())?;
-                        keys.add(format!("{name}: {label}, all (per epoch)"), Mark::Dot(size, style));
+                        let mark = if dash == Dash::Long {
+                            chart
+                                .draw_series(pts.into_iter().map(|p| TriangleMarker::new(p, size + 1, style)))
+                                .map_err(|e| e.to_string())?;
+                            Mark::Triangle(size + 1, style)
+                        } else {
+                            chart.draw_series(pts.into_iter().map(|p| Circle::new(p, size, style))).map_err(|e| e.to_string())?;
+                            Mark::Dot(size, style)
+                        };
+                        keys.add(format!("{name}: {label}, all (per epoch)"), mark);
                     }
                 }
             }
@@ -125,6 +197,7 @@ pub fn live_attack_curves(report: &Report) -> String {
         .map(|run| Line {
             label: format!("{}: loss attack", run_name(report, run)),
             color: color_of(report, run),
+            dash: dash_of(report, run),
             width: 2,
             points: run.live.iter().filter_map(|p| p.loss_auc.map(|a| (p.at, a))).collect(),
         })
@@ -138,8 +211,17 @@ pub fn live_attack_curves(report: &Report) -> String {
 
 /// Histograms of per-sample gradient norms (last epoch): clean vs noisy, per model.
 pub fn grad_norm_histograms(report: &Report) -> String {
-    svg(640, 300, |root| {
-        let runs: Vec<&ModelRun> = report.runs.iter().filter(|r| r.last().is_some()).collect();
+    let runs: Vec<&ModelRun> = report.runs.iter().filter(|r| r.last().is_some()).collect();
+    let mut desc = vec!["Per-sample gradient norms at the last epoch".to_string()];
+    for run in &runs {
+        let g = &run.last().unwrap().grad_norms;
+        for (group, v) in [("clean", &g.clean), ("noisy", &g.noisy)] {
+            if let Some(m) = median(v) {
+                desc.push(format!("{}, {group}: median {} over {} samples", run_name(report, run), describe::num(m), v.len()));
+            }
+        }
+    }
+    svg(640, 300, "Per-sample gradient norms, clean and noisy, per model", &desc.join(". "), |root| {
         let all: Vec<f64> = runs
             .iter()
             .flat_map(|r| {
@@ -177,7 +259,7 @@ pub fn grad_norm_histograms(report: &Report) -> String {
                 .map_err(|e| e.to_string())?;
             chart.configure_mesh().x_desc("log10 gradient norm").y_desc("fraction").x_labels(5).draw().map_err(|e| e.to_string())?;
             let mut keys = Legend::default();
-            for (h, c, label) in [(&hc, RGBColor(120, 120, 120), "clean"), (&hn, color_of(report, run), "noisy")] {
+            for (h, c, label) in [(&hc, GREY, "clean"), (&hn, color_of(report, run), "noisy")] {
                 chart
                     .draw_series(h.iter().enumerate().map(|(i, &v)| {
                         let x0 = lo + i as f64 * width;
@@ -196,6 +278,7 @@ pub fn grad_norm_histograms(report: &Report) -> String {
 pub struct Line {
     pub label: String,
     pub color: RGBColor,
+    pub dash: Dash,
     pub width: u32,
     pub points: Vec<(f64, f64)>,
 }
@@ -203,7 +286,14 @@ pub struct Line {
 /// A chart of lines on linear axes (the range fitted to the data, from 0), with an optional
 /// horizontal reference line.
 pub fn lines(title: &str, x_desc: &str, y_desc: &str, series: &[Line], reference: Option<(f64, &str)>) -> String {
-    svg(640, 320, |root| {
+    // The x axis named by its first word ("epoch"), for the text alternative.
+    let x_name = x_desc.split_whitespace().next().unwrap_or("x");
+    let mut desc = vec![format!("{y_desc} by {x_name}")];
+    desc.extend(series.iter().map(|l| describe::series(&l.label, x_name, &l.points, describe::num)));
+    if let Some((y, label)) = reference {
+        desc.push(format!("reference line at {}: {label}", describe::num(y)));
+    }
+    svg(640, 320, title, &desc.join(". "), |root| {
         let pts = series.iter().flat_map(|l| l.points.iter());
         let (xmax, ymax) = pts.fold((1.0f64, reference.map_or(0.0, |r| r.0)), |(a, b), &(x, y)| (a.max(x), b.max(y)));
         let ymax = if ymax > 0.0 { ymax * 1.1 } else { 1.0 };
@@ -218,19 +308,26 @@ pub fn lines(title: &str, x_desc: &str, y_desc: &str, series: &[Line], reference
         let mut keys = Legend::default();
         if let Some((y, label)) = reference {
             let style = BLACK.mix(0.6).stroke_width(1);
-            chart.draw_series(LineSeries::new(vec![(0.0, y), (xmax, y)], style)).map_err(|e| e.to_string())?;
-            keys.add(label, Mark::Line(style));
+            stroke(&mut chart, vec![(0.0, y), (xmax, y)], style, Dash::Solid)?;
+            keys.add(label, Mark::Line(style, Dash::Solid));
         }
         for l in series {
             let style = l.color.stroke_width(l.width);
-            chart.draw_series(LineSeries::new(l.points.clone(), style)).map_err(|e| e.to_string())?;
-            keys.add(l.label.as_str(), Mark::Line(style));
+            stroke(&mut chart, l.points.clone(), style, l.dash)?;
+            keys.add(l.label.as_str(), Mark::Line(style, l.dash));
         }
         keys.draw(&chart.plotting_area().strip_coord_spec(), Corner::UpperLeft)
     })
 }
 
-const LAYER_COLORS: [RGBColor; 4] = [RGBColor(214, 39, 40), RGBColor(255, 127, 14), RGBColor(148, 103, 189), RGBColor(140, 86, 75)];
+/// The BN layers' looks in the γ/σ chart (Okabe–Ito: vermillion, orange, sky blue, bluish green;
+/// each with its own dash as well).
+const LAYER_LOOKS: [(RGBColor, Dash); 4] = [
+    (BN_COLOR, Dash::Solid),
+    (RGBColor(230, 159, 0), Dash::Long),
+    (RGBColor(86, 180, 233), Dash::Short),
+    (RGBColor(0, 158, 115), Dash::Long),
+];
 
 /// γ/σ per BN layer over the epochs — the median over channels with the batch σ (the paper's σ),
 /// epoch 0 the untrained model — with the line γ/σ = 1.
@@ -240,10 +337,12 @@ pub fn gamma_sigma_curves(reports: &[&Report]) -> String {
         for run in r.runs.iter().filter(|run| run.batch_norm) {
             let layers = run.epochs.first().map_or(0, |e| e.gamma_sigma.len());
             for l in 0..layers {
-                let color = if r.config.regularizer { REG_COLOR } else { LAYER_COLORS[l % LAYER_COLORS.len()] };
+                let (layer_color, dash) = LAYER_LOOKS[l % LAYER_LOOKS.len()];
+                let color = if r.config.regularizer { REG_COLOR } else { layer_color };
                 series.push(Line {
                     label: format!("{} {}", run_name(r, run), run.epochs[0].gamma_sigma[l].layer),
                     color,
+                    dash,
                     width: 2,
                     points: run.epochs.iter().filter_map(|e| e.gamma_sigma.get(l).map(|g| (e.epoch as f64, g.batch_median))).collect(),
                 });
@@ -266,19 +365,27 @@ pub fn grad_norm_curves(report: &Report) -> String {
                     median(if group == "noisy" { &e.grad_norms.noisy } else { &e.grad_norms.clean }).map(|m| (e.epoch as f64, m))
                 })
                 .collect();
-            series.push(Line { label: format!("{}: {group}", run_name(report, run)), color: color_of(report, run), width, points });
+            series.push(Line {
+                label: format!("{}: {group}", run_name(report, run)),
+                color: color_of(report, run),
+                dash: dash_of(report, run),
+                width,
+                points,
+            });
         }
     }
     lines("Median per-sample ‖∇ℓ‖ (in a training batch)", "epoch (0: untrained)", "gradient norm", &series, None)
 }
 
-fn noise_color(noise: f64) -> RGBColor {
+/// A noise level's look in the paper's γ charts: none grey and solid, low sky blue in long
+/// dashes, high vermillion in short ones.
+fn noise_look(noise: f64) -> (RGBColor, Dash) {
     if noise <= 0.0 {
-        RGBColor(120, 120, 120)
+        (GREY, Dash::Solid)
     } else if noise < 0.03 {
-        RGBColor(255, 127, 14)
+        (RGBColor(86, 180, 233), Dash::Long)
     } else {
-        BN_COLOR
+        (BN_COLOR, Dash::Short)
     }
 }
 
@@ -301,20 +408,28 @@ pub fn paper_charts(table: &PaperTable) -> Vec<(&'static str, String)> {
     for c in &table.curves {
         let tag = format!("{} {:.0}%", name(c.batch_norm), 100.0 * c.noise);
         let color = if c.batch_norm { BN_COLOR } else { PLAIN_COLOR };
+        let dash = Dash::of(Variant::unregularized(c.batch_norm));
         if c.noise > 0.0 {
             let width = if c.noise > 0.03 { 3 } else { 1 };
-            memo.push(Line { label: tag.clone(), color, width, points: epoch_points(&c.flipped_acc) });
-            grads.push(Line { label: format!("{tag} noisy"), color, width, points: epoch_points(&c.grad_noisy) });
-            grads.push(Line { label: format!("{tag} clean"), color: lighter(color), width: 1, points: epoch_points(&c.grad_clean) });
+            memo.push(Line { label: tag.clone(), color, dash, width, points: epoch_points(&c.flipped_acc) });
+            grads.push(Line { label: format!("{tag} noisy"), color, dash, width, points: epoch_points(&c.grad_noisy) });
+            grads.push(Line { label: format!("{tag} clean"), color: lighter(color), dash, width: 1, points: epoch_points(&c.grad_clean) });
         }
         if c.batch_norm && !c.gamma_sigma.is_empty() {
             let layers = c.gamma_sigma.len() as f64;
             let mean = |m: &Vec<Vec<f64>>| -> Vec<f64> { (0..m[0].len()).map(|e| m.iter().map(|l| l[e]).sum::<f64>() / layers).collect() };
-            let color = noise_color(c.noise);
-            gs.push(Line { label: format!("{:.0}% noise", 100.0 * c.noise), color, width: 2, points: epoch_points(&mean(&c.gamma_sigma)) });
+            let (color, dash) = noise_look(c.noise);
+            gs.push(Line {
+                label: format!("{:.0}% noise", 100.0 * c.noise),
+                color,
+                dash,
+                width: 2,
+                points: epoch_points(&mean(&c.gamma_sigma)),
+            });
             gamma.push(Line {
                 label: format!("{:.0}% noise", 100.0 * c.noise),
                 color,
+                dash,
                 width: 2,
                 points: epoch_points(&mean(&c.mean_gamma)),
             });
@@ -332,7 +447,18 @@ pub fn paper_charts(table: &PaperTable) -> Vec<(&'static str, String)> {
 /// The regularizer's privacy–utility trade-off: flipped-label accuracy (%) and LiRA AUC (×100)
 /// against test accuracy, one point per λ (λ = 0 without the regularizer), mean over seeds.
 pub fn tradeoff_chart(table: &PaperTable) -> String {
-    svg(640, 320, |root| {
+    const TITLE: &str = "The regularizer: memorization and leakage vs test accuracy";
+    let mut desc = vec!["One point per regularizer strength λ (mean over seeds)".to_string()];
+    for p in &table.tradeoff {
+        let auc = p.lira_auc.as_ref().map(|a| format!(", LiRA AUC {}", describe::num(a.mean))).unwrap_or_default();
+        desc.push(format!(
+            "λ = {}: test accuracy {}%, flipped-label accuracy {}%{auc}",
+            p.lambda,
+            describe::num(p.test_acc.mean),
+            describe::num(p.flipped_acc.mean)
+        ));
+    }
+    svg(640, 320, TITLE, &desc.join(". "), |root| {
         let pts = &table.tradeoff;
         if pts.is_empty() {
             return root.draw(&Text::new("no λ sweep in this run", (10, 20), ("sans-serif", 14))).map_err(|e| e.to_string());
@@ -345,7 +471,7 @@ pub fn tradeoff_chart(table: &PaperTable) -> String {
             .fold(10.0, f64::max)
             * 1.15;
         let mut chart = ChartBuilder::on(root)
-            .caption("The regularizer: memorization and leakage vs test accuracy", ("sans-serif", 16))
+            .caption(TITLE, ("sans-serif", 16))
             .margin(10)
             .x_label_area_size(32)
             .y_label_area_size(44)
@@ -374,11 +500,20 @@ pub fn tradeoff_chart(table: &PaperTable) -> String {
 
 /// ROC curves of LiRA (and the loss attack, thinner) on log-log axes, with the chance line.
 pub fn roc_curves(report: &Report) -> String {
-    svg(480, 420, |root| {
-        let attacks: Vec<(&ModelRun, &AttackReport)> = report.runs.iter().filter_map(|r| r.attack.as_ref().map(|a| (r, a))).collect();
+    const TITLE: &str = "Membership attack ROC (log-log)";
+    let attacks: Vec<(&ModelRun, &AttackReport)> = report.runs.iter().filter_map(|r| r.attack.as_ref().map(|a| (r, a))).collect();
+    let mut desc = vec!["The attacks' true positive rate against their false positive rate".to_string()];
+    for (run, a) in &attacks {
+        for (roc, label) in [(&a.lira_online, "LiRA"), (&a.loss, "loss attack")] {
+            let low: Vec<String> =
+                roc.tpr_at_low_fpr.iter().map(|&(f, t)| format!("TPR {} at FPR {}", describe::pct(t), describe::pct(f))).collect();
+            desc.push(format!("{} {label}: AUC {:.3}; {}", run_name(report, run), roc.auc, low.join(", ")));
+        }
+    }
+    svg(480, 420, TITLE, &desc.join(". "), |root| {
         let lo = 1e-3f64;
         let mut chart = ChartBuilder::on(root)
-            .caption("Membership attack ROC (log-log)", ("sans-serif", 18))
+            .caption(TITLE, ("sans-serif", 18))
             .margin(10)
             .x_label_area_size(34)
             .y_label_area_size(48)
@@ -393,15 +528,15 @@ pub fn roc_curves(report: &Report) -> String {
             .draw()
             .map_err(|e| e.to_string())?;
         let mut keys = Legend::default();
-        chart.draw_series(LineSeries::new(vec![(lo, lo), (1.0, 1.0)], BLACK.mix(0.4))).map_err(|e| e.to_string())?;
-        keys.add("chance", Mark::Line(BLACK.mix(0.4).into()));
+        stroke(&mut chart, vec![(lo, lo), (1.0, 1.0)], BLACK.mix(0.4).into(), Dash::Solid)?;
+        keys.add("chance", Mark::Line(BLACK.mix(0.4).into(), Dash::Solid));
         for (run, a) in attacks {
-            let c = color_of(report, run);
+            let (c, dash) = (color_of(report, run), dash_of(report, run));
             let name = run_name(report, run);
             for (roc, label, width) in [(&a.lira_online, "LiRA", 3u32), (&a.loss, "loss", 1u32)] {
                 let pts: Vec<(f64, f64)> = roc.points.iter().map(|&(x, y)| (x.max(lo), y.max(lo))).collect();
-                chart.draw_series(LineSeries::new(pts, c.stroke_width(width))).map_err(|e| e.to_string())?;
-                keys.add(format!("{name} {label}: AUC {:.3}", roc.auc), Mark::Line(c.stroke_width(width)));
+                stroke(&mut chart, pts, c.stroke_width(width), dash)?;
+                keys.add(format!("{name} {label}: AUC {:.3}", roc.auc), Mark::Line(c.stroke_width(width), dash));
             }
         }
         keys.draw(&chart.plotting_area().strip_coord_spec(), Corner::LowerRight)
@@ -479,5 +614,38 @@ mod tests {
             assert!(!svg.contains("chart error"), "{name}: {svg}");
             assert!(count(&svg, what) >= at_least, "{name}: {} {what} in {svg}", count(&svg, what));
         }
+    }
+
+    /// Every chart carries its text alternative, with the numbers it draws; the models differ in
+    /// their dashes, not only in colour.
+    #[test]
+    fn charts_say_their_numbers_and_dash_the_models_apart() {
+        let runs = vec![
+            ModelRun { epochs: (0..3).map(|e| epoch(e, 0.3 * e as f64)).collect(), ..ModelRun::new(true) },
+            ModelRun { epochs: (0..3).map(|e| epoch(e, 0.2 * e as f64)).collect(), ..ModelRun::new(false) },
+        ];
+        let r = Report { config: Default::default(), backend: "test".into(), runs };
+        let desc = |svg: &str| svg.split("<desc>").nth(1).and_then(|d| d.split("</desc>").next()).map(str::to_string);
+        for (name, svg, said) in [
+            // Flipped accuracy is half of 0.6 at epoch 2 (BN), of 0.4 (no-BN).
+            (
+                "accuracy",
+                accuracy_curves(&[&r], "t"),
+                vec!["BN, flipped: 0% at epoch 0, 15% at epoch 1, 30% at epoch 2", "no-BN, flipped:"],
+            ),
+            ("γ/σ", gamma_sigma_curves(&[&r]), vec!["BN conv1: 1.50 at epoch 0", "reference line at 1.00"]),
+            ("gradient curves", grad_norm_curves(&r), vec!["BN: noisy: 4.00 at epoch 0", "no-BN: clean: 1.25 at epoch 0"]),
+            ("gradient histograms", grad_norm_histograms(&r), vec!["BN, noisy: median 4.00 over 3 samples"]),
+        ] {
+            assert!(svg.contains(" role=\"img\"><title>"), "{name}: {svg}");
+            let d = desc(&svg).unwrap_or_else(|| panic!("{name}: no desc in {svg}"));
+            for s in said {
+                assert!(d.contains(s), "{name}: {s:?} not in {d:?}");
+            }
+        }
+        // BN's line is solid (one polyline per series), no-BN's dashed (many short ones).
+        let lines = grad_norm_curves(&r);
+        let strokes = |color: RGBColor| lines.matches(&format!("stroke=\"#{:02X}{:02X}{:02X}\"", color.0, color.1, color.2)).count();
+        assert!(strokes(PLAIN_COLOR) > 2 * strokes(BN_COLOR), "{lines}");
     }
 }
