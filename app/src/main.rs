@@ -21,13 +21,19 @@ use spotlight_core::link::{self, AutoRun, Link};
 
 use crate::backend::Backend;
 use crate::state::Ui;
-use crate::views::{attack, banner, bench, canary, charts, controls, gallery, paper, progress};
+use crate::views::{attack, banner, bench, canary, charts, controls, gallery, paper, progress, tour};
 
 #[component]
 fn App() -> impl IntoView {
     let parsed = link::parse(&web::query());
     let ui = Ui::new(&parsed);
     expose_memory_probe(ui.backend);
+    // A course link that hides the explanations (`hide=teach`).
+    if ui.hides("teach") {
+        web::add_body_class("hide-teach");
+    }
+    // A view unless the page's link hides it.
+    let unless_hidden = move |part: &str, v: AnyView| (!ui.hides(part)).then_some(v);
     web::ask_before_leaving(move || ui.busy());
     spawn_local(async move {
         let be = ui.backend.await;
@@ -58,7 +64,9 @@ fn App() -> impl IntoView {
                attacker. Two LeNet-5s, one with BN and one without, train side by side on the same data and seed, in your browser."</p>
             <banner::Banner ui />
             <banner::Notices ui />
+            <tour::TourButton ui />
         </header>
+        <tour::Tour ui />
         <main>
             // The bench: the settings in a side column, and the four lenses side by side (2 × 2), so that a
             // student sees them move together while the models train; how to read each, and its numbers,
@@ -69,19 +77,21 @@ fn App() -> impl IntoView {
                     <progress::ProgressView ui />
                     <div class="lenses">
                         <charts::TrainingViews ui />
-                        <attack::AttackView ui />
+                        {unless_hidden("attack", view! { <attack::AttackView ui /> }.into_any())}
                     </div>
                     <progress::Exports ui />
                 </div>
             </div>
             // Be the outlier: draw, run, and see what became of the drawing, side by side.
-            <div class="canary-row">
-                <canary::CanaryPad ui />
-                <canary::CanaryView ui />
-            </div>
-            <gallery::GalleryView ui />
-            <paper::PaperPanel />
-            <bench::BenchView ui />
+            {unless_hidden("canary", view! {
+                <div class="canary-row">
+                    <canary::CanaryPad ui />
+                    <canary::CanaryView ui />
+                </div>
+            }.into_any())}
+            {unless_hidden("gallery", view! { <gallery::GalleryView ui /> }.into_any())}
+            {unless_hidden("paper", view! { <paper::PaperPanel /> }.into_any())}
+            {unless_hidden("bench", view! { <bench::BenchView ui /> }.into_any())}
         </main>
         <footer>"After Doan, Gu & Alouani (2026), \"Batch Normalization Amplifies Memorization and Privacy Risks\". Runs entirely in this page; no data leaves it."</footer>
     }

@@ -10,6 +10,7 @@ use spotlight_core::Report;
 use spotlight_core::backend::BackendName;
 use spotlight_core::bench::{BenchReport, ComparisonTime, PhaseTimes};
 use spotlight_core::config::Config;
+use spotlight_core::course::Course;
 use spotlight_core::link::{self, Link};
 
 use crate::backend::{self, Backend};
@@ -76,6 +77,10 @@ pub struct Ui {
     pub bench_note: RwSignal<String>,
     /// The default experiment for the page's backend (`Config::for_backend`): the presets build on it.
     pub base: RwSignal<Config>,
+    /// What the page's link hides (a course link), fixed for the page's life; its share links keep it.
+    pub course: StoredValue<Course>,
+    /// The guided tour's step, 1-based, while it is open.
+    pub tour: RwSignal<Option<usize>>,
 }
 
 impl Ui {
@@ -102,7 +107,14 @@ impl Ui {
             bench: RwSignal::new(BenchReport::default()),
             bench_note: RwSignal::new(String::new()),
             base: RwSignal::new(Config::default()),
+            course: StoredValue::new(link.course.clone()),
+            tour: RwSignal::new(link.course.tour),
         }
+    }
+
+    /// Whether the page's link hides `part` (a name of `course::parts`).
+    pub fn hides(self, part: &str) -> bool {
+        self.course.with_value(|c| c.hides(part))
     }
 
     /// Whether a run or the benchmark is going on.
@@ -158,8 +170,16 @@ impl Ui {
         self.config.set(c);
     }
 
-    /// The share link of a config: the config and the backend the page was opened with (never `run=1`).
+    /// The share link of a config: the config, what the page's link hides and the backend the page
+    /// was opened with (never `run=1`, nor the tour's step).
     pub fn share_query(self, c: &Config) -> String {
-        Link { config: c.clone(), run: false, backend: self.backend_pref, bench: false, notices: Vec::new(), config_given: true }.to_query()
+        let hidden = self.course.with_value(|k| Course::new(k.hidden().iter().copied(), None));
+        self.link_query(c, hidden)
+    }
+
+    /// The link of a config with a course (a teacher's course link).
+    pub fn link_query(self, c: &Config, course: Course) -> String {
+        let link = link::parse("");
+        Link { config: c.clone(), backend: self.backend_pref, course, config_given: true, ..link }.to_query()
     }
 }

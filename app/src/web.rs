@@ -176,6 +176,14 @@ pub fn replace_query(q: &str) {
     }
 }
 
+/// Adds a class to the page's `<body>` (for what a course link hides).
+pub fn add_body_class(class: &str) {
+    if let Some(body) = window().document().and_then(|d| d.body()) {
+        let now = body.class_name();
+        body.set_class_name(format!("{now} {class}").trim());
+    }
+}
+
 /// Copies text to the clipboard.
 pub async fn copy(text: &str) -> Result<(), String> {
     let clip = window().navigator().clipboard();

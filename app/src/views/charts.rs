@@ -91,7 +91,9 @@ pub fn TrainingViews(ui: Ui) -> impl IntoView {
     let grads = drawn_apart(epochs, |r| r.as_ref().map(spotlight_plots::grad_norm_histograms).unwrap_or_default());
     let grad_curves = drawn_apart(epochs, |r| r.as_ref().map(spotlight_plots::grad_norm_curves).unwrap_or_default());
     let gamma = drawn_apart(epochs, |r| r.as_ref().map(|r| spotlight_plots::gamma_sigma_curves(&[r])).unwrap_or_default());
+    let shown = move |part: &str| !ui.hides(part);
     view! {
+        <Show when=move || shown("accuracy")>
         <section class="view" id="view-accuracy">
             <h2>"Memorization: accuracy on flipped labels"</h2>
             <div class="chart" id="accuracy-chart" data-live-points=move || accuracy.with(|a| a.1.to_string()) inner_html=move || accuracy.with(|a| a.0.clone())></div>
@@ -108,6 +110,8 @@ pub fn TrainingViews(ui: Ui) -> impl IntoView {
                 </table>
             </details>
         </section>
+        </Show>
+        <Show when=move || shown("gradients")>
         <section class="view" id="view-gradients">
             <h2>"Per-sample influence: gradient norms"</h2>
             <div class="chart" inner_html=grads></div>
@@ -122,6 +126,8 @@ pub fn TrainingViews(ui: Ui) -> impl IntoView {
                 <GradTable ui />
             </details>
         </section>
+        </Show>
+        <Show when=move || shown("gamma")>
         <section class="view" id="view-gamma">
             <h2>"The amplifier: γ/σ per BN layer"</h2>
             <div class="chart" inner_html=gamma></div>
@@ -141,5 +147,6 @@ pub fn TrainingViews(ui: Ui) -> impl IntoView {
                    clipping |γ| ≤ τ·σ after each step."</p>
             </details>
         </section>
+        </Show>
     }
 }

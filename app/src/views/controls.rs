@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use spotlight_core::config::{Config, DatasetName, FIELDS, Field, Kind, OodSourceName};
 
 use crate::state::Ui;
-use crate::views::share::ShareLink;
+use crate::views::share::{CourseLink, ShareLink};
 
 /// The paper's settings, one click away, built on `d`: the default sized to the page's backend.
 fn presets(d: Config) -> Vec<(&'static str, Config)> {
@@ -127,7 +127,7 @@ pub fn Controls(ui: Ui) -> impl IntoView {
     };
     view! {
         <section class="controls" aria-label="experiment settings">
-            <label class="field wide">
+            <label class="field wide" hidden=ui.hides("preset")>
                 <span>"Preset"</span>
                 <select name="preset" on:change=move |ev| {
                     if let Ok(i) = event_target_value(&ev).parse::<usize>()
@@ -144,14 +144,19 @@ pub fn Controls(ui: Ui) -> impl IntoView {
             </label>
             <p id="sized-note" class="sized">{sized}</p>
             // The canary's two fields are the pad's (`views::canary`).
-            {FIELDS.iter().filter(|f| !f.name.starts_with("canary")).map(|field| view! { <Control ui field /> }).collect_view()}
+            {FIELDS
+                .iter()
+                .filter(|f| !f.name.starts_with("canary") && !ui.hides(f.name))
+                .map(|field| view! { <Control ui field /> })
+                .collect_view()}
             <div class="buttons">
                 <button id="run" on:click=move |_| ui.start() disabled=move || ui.activity.with(|a| a.busy())>
                     {move || if ui.report.with(|r| r.is_some()) { "Rerun" } else { "Run" }}
                 </button>
                 <button id="cancel" on:click=move |_| ui.stop() disabled=move || !running()>"Cancel"</button>
             </div>
-            <ShareLink ui />
+            <Show when=move || !ui.hides("share")><ShareLink ui /></Show>
+            <CourseLink ui />
         </section>
     }
 }

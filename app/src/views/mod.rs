@@ -18,6 +18,7 @@ pub mod gallery;
 pub mod paper;
 pub mod progress;
 pub mod share;
+pub mod tour;
 
 /// A share as a percentage, or a dash where there is none.
 fn pct(x: Option<f64>) -> String {

@@ -15,7 +15,7 @@
 //! * [`paper`]: the paper's grid and its claims, decided over seeds.
 //!
 //! Around it: [`config`] (the `Config` and its field table), [`canary`] (a student's drawing planted
-//! among the members), [`link`] (share links), [`report`] (the
+//! among the members), [`link`] (share links) and [`course`] (what a teacher's link hides), [`report`] (the
 //! `Report` everyone reads), [`backend`] (which burn device), [`bench`] (throughput figures),
 //! [`yielder`] (letting the browser breathe between steps).
 
@@ -25,6 +25,7 @@ pub mod bench;
 pub mod board;
 pub mod canary;
 pub mod config;
+pub mod course;
 pub mod driver;
 pub mod experiment;
 pub mod experiment_data;

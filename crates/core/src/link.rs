@@ -11,6 +11,7 @@ use std::fmt;
 
 use crate::backend::BackendName;
 use crate::config::{Config, ConfigError, FIELDS, field};
+use crate::course::{self, Course};
 
 /// Keys and values longer than this are rejected without being looked at further.
 pub const MAX_PART: usize = 200;
@@ -20,8 +21,9 @@ pub const MAX_PAIRS: usize = 64;
 
 /// Query keys that are not `Config` fields but belong to the link: `run=1` starts the experiment at
 /// once, `backend=` picks the backend in the app, `bench=1` runs the app's benchmark (throughput
-/// per backend and model, then the wall time of the link's comparison).
-pub const LINK_KEYS: [&str; 3] = ["run", "backend", "bench"];
+/// per backend and model, then the wall time of the link's comparison); a course link's `hide=`,
+/// `show=` and `tour=` ([`crate::course`]).
+pub const LINK_KEYS: [&str; 6] = ["run", "backend", "bench", "hide", "show", "tour"];
 
 /// Something in a link that could not be used as it was.
 #[derive(Clone, Debug, PartialEq)]
@@ -91,6 +93,8 @@ pub struct Link {
     pub backend: Option<BackendName>,
     /// `bench=1`: run the benchmark.
     pub bench: bool,
+    /// What a course link hides, and its tour's step.
+    pub course: Course,
     pub notices: Vec<Notice>,
     /// Whether the link names any experiment setting. One that names none opens the default
     /// sized to the backend ([`Config::for_backend`]); one that names some fills the rest from
@@ -101,8 +105,18 @@ pub struct Link {
 /// Reads a query string (with or without the leading `?`) leniently.
 pub fn parse(query: &str) -> Link {
     let query = query.strip_prefix('?').unwrap_or(query);
-    let mut link = Link { config: Config::default(), run: false, backend: None, bench: false, notices: Vec::new(), config_given: false };
+    let mut link = Link {
+        config: Config::default(),
+        run: false,
+        backend: None,
+        bench: false,
+        course: Course::default(),
+        notices: Vec::new(),
+        config_given: false,
+    };
     let mut seen: Vec<String> = Vec::new();
+    // A course link's lists, applied once all is read: `show=` first, then `hide=`.
+    let (mut show, mut hide): (Option<Vec<String>>, Vec<String>) = (None, Vec::new());
     let mut fields = serde_json::Map::new();
     for (n, part) in query.split('&').filter(|p| !p.is_empty()).enumerate() {
         if n >= MAX_PAIRS {
@@ -134,6 +148,19 @@ pub fn parse(query: &str) -> Link {
                 Ok(b) => link.backend = Some(b),
                 Err(reason) => link.notices.push(Notice::Invalid { key, value, reason }),
             },
+            "hide" | "show" => {
+                let (known, unknown) = course::read_list(&value);
+                for u in unknown {
+                    let reason = "not a part of the page".to_string();
+                    link.notices.push(Notice::Invalid { key: key.clone(), value: u.to_string(), reason });
+                }
+                let known = known.into_iter().map(str::to_string).collect();
+                if key == "show" { show = Some(known) } else { hide = known }
+            }
+            "tour" => match course::read_tour(&value) {
+                Ok(t) => link.course.tour = Some(t),
+                Err(reason) => link.notices.push(Notice::Invalid { key, value, reason }),
+            },
             _ => {
                 let Some(field) = field(&key) else {
                     link.notices.push(Notice::UnknownKey { key });
@@ -153,6 +180,12 @@ pub fn parse(query: &str) -> Link {
             }
         }
     }
+    let mut hidden: Vec<String> = match show {
+        Some(show) => course::parts().into_iter().map(|(p, _)| p.to_string()).filter(|p| !show.contains(p)).collect(),
+        None => Vec::new(),
+    };
+    hidden.extend(hide);
+    link.course = Course::new(hidden.iter().map(String::as_str), link.course.tour);
     let config: Config = serde_json::from_value(serde_json::Value::Object(fields)).unwrap_or_default();
     match config.validate() {
         Ok(()) => link.config = config,
@@ -256,10 +289,15 @@ pub fn parse_strict(query: &str) -> Result<Link, ConfigError> {
 }
 
 impl Link {
-    /// The query string of the whole link (without `?`): the config's fields, then `backend=`,
-    /// `bench=1` and `run=1` where set. [`parse`] reads it back to the same link.
+    /// The query string of the whole link (without `?`): the config's fields, the course's
+    /// parts, then `backend=`, `bench=1` and `run=1` where set. [`parse`] reads it back to the
+    /// same link.
     pub fn to_query(&self) -> String {
         let mut q = to_query(&self.config);
+        if !self.course.is_empty() {
+            q.push('&');
+            q.push_str(&self.course.to_query());
+        }
         if let Some(b) = self.backend {
             q.push_str(&format!("&backend={b}"));
         }
@@ -319,6 +357,27 @@ mod tests {
     }
 
     #[test]
+    fn a_course_link_hides_parts_opens_the_tour_and_round_trips() {
+        let l = parse("label_noise=0.2&show=label_noise,accuracy&tour=2");
+        assert!(l.notices.is_empty(), "{:?}", l.notices);
+        assert!(!l.course.hides("label_noise") && !l.course.hides("accuracy"));
+        assert!(l.course.hides("epochs") && l.course.hides("teach") && l.course.hides("attack"));
+        assert_eq!(l.course.tour, Some(2));
+        let q = l.to_query();
+        assert!(q.ends_with("&show=label_noise,accuracy&tour=2"), "{q}");
+        assert_eq!(parse(&q), l);
+        // `hide=` on top of `show=`; bad names and steps are notices, the rest is kept.
+        let l = parse("show=seed,teach,bogus&hide=teach&tour=7");
+        assert!(!l.course.hides("seed") && l.course.hides("teach") && l.course.tour.is_none());
+        let keys: Vec<(&str, String)> = l.notices.iter().map(|n| (n.key(), n.to_string())).collect();
+        assert_eq!(keys.len(), 2, "{keys:?}");
+        assert_eq!(keys[0], ("show", "show: \"bogus\" is not valid (not a part of the page); kept the default".to_string()));
+        assert_eq!(keys[1].0, "tour");
+        assert!(parse("").course.is_empty() && !parse("").to_query().contains("hide"));
+        assert!(!parse("hide=teach").config_given, "the course alone names no setting");
+    }
+
+    #[test]
     fn a_link_without_settings_leaves_the_default_to_the_backend() {
         for q in ["", "?run=1", "backend=cpu&bench=1", "nonsense=3"] {
             assert!(!parse(q).config_given, "{q}");
@@ -327,8 +386,7 @@ mod tests {
             assert!(parse(q).config_given, "{q}");
         }
         // A share link names every setting: it opens the same experiment on any backend.
-        let l =
-            Link { config: Config::for_backend(false), run: false, backend: None, bench: false, notices: Vec::new(), config_given: true };
+        let l = Link { config: Config::for_backend(false), config_given: true, ..parse("") };
         let back = parse(&l.to_query());
         assert!(back.config_given);
         assert_eq!(back.config, Config::for_backend(false));

@@ -1,0 +1,104 @@
+//! The guided tour: four steps through the paper's story — flip labels, watch memorization, run the
+//! attack, restrain γ/σ — each pointing at its control or view. A course link opens it at a step
+//! (`tour=N`); the button in the header opens it at the first.
+
+use leptos::prelude::*;
+use spotlight_core::course::TOUR_STEPS;
+use wasm_bindgen::JsCast;
+
+use crate::state::Ui;
+
+/// One step: its title, what to do and see, and the element it points at (a CSS selector).
+pub struct Step {
+    pub title: &'static str,
+    pub text: &'static str,
+    pub target: &'static str,
+}
+
+pub const STEPS: [Step; TOUR_STEPS] = [
+    Step {
+        title: "Flip some labels",
+        text: "Set “Flipped labels” to 20%: one training image in five gets a wrong label on purpose. Nothing in such an \
+               image points to its new label, so a model can only get it “right” by memorizing that one sample.",
+        target: "label:has(> [name=label_noise])",
+    },
+    Step {
+        title: "Watch memorization",
+        text: "Press Run. The thick lines are the accuracy on the flipped samples — memorization; the thin ones are learning. \
+               Does the model with BN climb faster and higher than the one without?",
+        target: "#view-accuracy",
+    },
+    Step {
+        title: "Run the attack",
+        text: "After training, shadow models — trained with and without each sample — let an attacker tell the members of the \
+               training set from the rest. AUC 0.5 is guessing; look at the true-positive rate at 1% false positives. \
+               Which model leaks more?",
+        target: "#view-attack",
+    },
+    Step {
+        title: "Restrain γ/σ",
+        text: "Turn on the γ/σ regularizer and run again. It holds down BN's amplifier: the flipped samples should be memorized \
+               less, and leak less, while test accuracy holds.",
+        target: "label:has(> [name=regularizer])",
+    },
+];
+
+/// Points at a step's element: marks it (an outline) and scrolls it into view; unmarks the last.
+fn point_at(target: Option<&str>) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    if let Ok(Some(old)) = doc.query_selector(".tour-target") {
+        let _ = old.class_list().remove_1("tour-target");
+    }
+    if let Some(el) = target.and_then(|t| doc.query_selector(t).ok().flatten()) {
+        let _ = el.class_list().add_1("tour-target");
+        let opts = web_sys::ScrollIntoViewOptions::new();
+        opts.set_block(web_sys::ScrollLogicalPosition::Center);
+        el.scroll_into_view_with_scroll_into_view_options(&opts);
+    }
+}
+
+/// The button that opens the tour.
+#[component]
+pub fn TourButton(ui: Ui) -> impl IntoView {
+    view! { <button id="tour-open" class="tour-open" on:click=move |_| ui.tour.set(Some(1))>"Take the tour (4 steps)"</button> }
+}
+
+/// The tour's panel, while it is open.
+#[component]
+pub fn Tour(ui: Ui) -> impl IntoView {
+    let panel = NodeRef::<leptos::html::Aside>::new();
+    Effect::new(move |was_open: Option<bool>| {
+        let step = ui.tour.get();
+        point_at(step.map(|n| STEPS[n - 1].target));
+        // On opening, the panel takes the focus, so that a keyboard user reads the step and
+        // reaches its buttons (later steps leave the focus on the button pressed).
+        if step.is_some() && was_open != Some(true) {
+            leptos::task::spawn_local(async move {
+                crate::web::yield_now().await;
+                if let Some(p) = panel.get_untracked() {
+                    let _ = p.unchecked_ref::<web_sys::HtmlElement>().focus();
+                }
+            });
+        }
+        step.is_some()
+    });
+    let step = move || ui.tour.get().map(|n| &STEPS[n - 1]);
+    let at = move || ui.tour.get().unwrap_or(1);
+    view! {
+        <Show when=move || ui.tour.with(Option::is_some)>
+            <aside id="tour" class="tour" role="dialog" aria-labelledby="tour-title" tabindex="-1" node_ref=panel
+                on:keydown=move |ev| if ev.key() == "Escape" { ui.tour.set(None) }>
+                <p class="tour-count">{move || format!("Step {} of {TOUR_STEPS}", at())}</p>
+                <h3 id="tour-title">{move || step().map(|s| s.title)}</h3>
+                <p id="tour-text">{move || step().map(|s| s.text)}</p>
+                <div class="buttons">
+                    <button id="tour-back" disabled=move || at() == 1 on:click=move |_| ui.tour.set(Some(at() - 1))>"Back"</button>
+                    <button id="tour-next" on:click=move |_| ui.tour.set((at() < TOUR_STEPS).then(|| at() + 1))>
+                        {move || if at() < TOUR_STEPS { "Next" } else { "Finish" }}
+                    </button>
+                    <button id="tour-close" on:click=move |_| ui.tour.set(None)>"Close"</button>
+                </div>
+            </aside>
+        </Show>
+    }
+}

@@ -1,0 +1,149 @@
+//! Course links: what a teacher's link hides of the page, and the step its guided tour opens at.
+//!
+//! A part of the page is named the way the link names it: a control by its `Config` field
+//! (`label_noise`), the preset menu and the share link (`preset`, `share`), a view by its short
+//! name (`accuracy`, `attack`, …) and the explanation texts as `teach`. `hide=a,b` hides those;
+//! `show=a,b` hides every part but those (a link can show only the noise slider and the
+//! memorization chart); `tour=N` opens the tour at step N. The Run and Cancel buttons and the
+//! progress are never hidden.
+
+use crate::config::{FIELDS, Kind};
+
+/// The views a link can hide, with what the page calls them.
+pub const VIEWS: [(&str, &str); 8] = [
+    ("accuracy", "Memorization chart"),
+    ("gradients", "Gradient norms"),
+    ("gamma", "γ/σ per BN layer"),
+    ("attack", "Membership attack"),
+    ("canary", "Be the outlier (the canary)"),
+    ("gallery", "Exposed samples"),
+    ("paper", "The paper's claims"),
+    ("bench", "Benchmark"),
+];
+
+/// The other parts: the preset menu, the share link and the explanation texts.
+pub const EXTRAS: [(&str, &str); 3] = [("preset", "Preset menu"), ("share", "Share link"), ("teach", "Explanations")];
+
+/// How many steps the guided tour has.
+pub const TOUR_STEPS: usize = 4;
+
+/// Every part a link can hide, in the page's order, with its label: the controls (the canary's
+/// fields are its view's), then the extras and the views.
+pub fn parts() -> Vec<(&'static str, &'static str)> {
+    FIELDS
+        .iter()
+        .filter(|f| !matches!(f.kind, Kind::Drawing) && f.name != "canary_label")
+        .map(|f| (f.name, f.label))
+        .chain(EXTRAS)
+        .chain(VIEWS)
+        .collect()
+}
+
+fn is_part(name: &str) -> bool {
+    parts().iter().any(|&(p, _)| p == name)
+}
+
+/// What a link hides, and where its tour opens.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Course {
+    /// Hidden parts, each a name of [`parts`], in the page's order, without repeats.
+    hidden: Vec<&'static str>,
+    /// The tour's step (1 to [`TOUR_STEPS`]) to open at.
+    pub tour: Option<usize>,
+}
+
+impl Course {
+    /// A course hiding `hidden` (unknown names are left out), its tour opening at `tour`.
+    pub fn new<'a>(hidden: impl IntoIterator<Item = &'a str>, tour: Option<usize>) -> Self {
+        let mut c = Self { hidden: Vec::new(), tour: tour.filter(|t| (1..=TOUR_STEPS).contains(t)) };
+        for h in hidden {
+            c.hide(h);
+        }
+        c
+    }
+
+    /// Hides `part` (nothing when it is not a part's name).
+    pub fn hide(&mut self, part: &str) {
+        if let Some(&(p, _)) = parts().iter().find(|(p, _)| *p == part)
+            && !self.hidden.contains(&p)
+        {
+            self.hidden.push(p);
+            let order = parts();
+            self.hidden.sort_by_key(|h| order.iter().position(|(p, _)| p == h));
+        }
+    }
+
+    /// Whether the link hides `part`.
+    pub fn hides(&self, part: &str) -> bool {
+        self.hidden.contains(&part)
+    }
+
+    pub fn hidden(&self) -> &[&'static str] {
+        &self.hidden
+    }
+
+    /// Whether the course changes nothing (an ordinary link).
+    pub fn is_empty(&self) -> bool {
+        self.hidden.is_empty() && self.tour.is_none()
+    }
+
+    /// The link's part for the course (without a leading `&`; empty for an empty course): `show=`
+    /// or `hide=`, whichever is shorter, then `tour=`.
+    pub fn to_query(&self) -> String {
+        let mut out = Vec::new();
+        if !self.hidden.is_empty() {
+            let shown: Vec<&str> = parts().into_iter().map(|(p, _)| p).filter(|p| !self.hides(p)).collect();
+            let hidden = self.hidden.join(",");
+            out.push(if shown.join(",").len() < hidden.len() { format!("show={}", shown.join(",")) } else { format!("hide={hidden}") });
+        }
+        if let Some(t) = self.tour {
+            out.push(format!("tour={t}"));
+        }
+        out.join("&")
+    }
+}
+
+/// Reads a `hide=` or `show=` value: the parts it names, and the names that are not parts.
+pub fn read_list(value: &str) -> (Vec<&str>, Vec<&str>) {
+    value.split(',').map(str::trim).filter(|s| !s.is_empty()).partition(|s| is_part(s))
+}
+
+/// Reads a `tour=` value: a step from 1 to [`TOUR_STEPS`].
+pub fn read_tour(value: &str) -> Result<usize, String> {
+    match value.trim().parse::<usize>() {
+        Ok(t) if (1..=TOUR_STEPS).contains(&t) => Ok(t),
+        _ => Err(format!("a tour step is a whole number from 1 to {TOUR_STEPS}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_are_unique_and_named_as_the_link_names_them() {
+        let p = parts();
+        for (i, (a, _)) in p.iter().enumerate() {
+            assert!(!p[i + 1..].iter().any(|(b, _)| a == b), "{a} twice");
+            assert!(a.chars().all(|c| c.is_ascii_lowercase() || c == '_'), "{a}");
+        }
+        assert!(is_part("label_noise") && is_part("accuracy") && is_part("teach"));
+        assert!(!is_part("canary_label") && !is_part("run"));
+    }
+
+    #[test]
+    fn a_course_writes_the_shorter_list() {
+        let c = Course::new(["teach", "seed", "seed", "nonsense"], Some(2));
+        assert_eq!(c.hidden(), ["seed", "teach"]);
+        assert_eq!(c.to_query(), "hide=seed,teach&tour=2");
+        // Everything but the noise slider and the memorization chart: `show=` is shorter.
+        let all = parts();
+        let only = Course::new(all.iter().map(|(p, _)| *p).filter(|p| !matches!(*p, "label_noise" | "accuracy")), None);
+        assert_eq!(only.to_query(), "show=label_noise,accuracy");
+        assert!(Course::default().is_empty() && Course::default().to_query().is_empty());
+        assert_eq!(Course::new([], Some(9)).tour, None);
+        assert_eq!(read_list("seed, x ,,accuracy"), (vec!["seed", "accuracy"], vec!["x"]));
+        assert_eq!(read_tour("3"), Ok(3));
+        assert!(read_tour("0").is_err() && read_tour("5").is_err() && read_tour("x").is_err());
+    }
+}
