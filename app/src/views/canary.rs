@@ -2,7 +2,7 @@
 //! config, so in the share link — and, after a run, what each model made of it and how sure the
 //! attacker is that it was trained on.
 
-use leptos::ev::PointerEvent;
+use leptos::ev::{KeyboardEvent, PointerEvent};
 use leptos::prelude::*;
 use spotlight_core::canary::{self, SIDE};
 use spotlight_core::config::DatasetName;
@@ -41,11 +41,24 @@ fn pixels_of(text: &str) -> Vec<bool> {
     if text.is_empty() { vec![false; PIXELS] } else { canary::decode(text).unwrap_or_else(|_| vec![false; PIXELS]) }
 }
 
-fn paint(canvas: &web_sys::HtmlCanvasElement, px: &[bool]) {
+/// The keyboard's cursor on the pad: where it is and whether its pen is down.
+#[derive(Clone, Copy, PartialEq)]
+struct Cursor {
+    x: usize,
+    y: usize,
+    pen: bool,
+}
+
+fn paint(canvas: &web_sys::HtmlCanvasElement, px: &[bool], cursor: Option<Cursor>) {
     use wasm_bindgen::JsCast;
     let Ok(Some(ctx)) = canvas.get_context("2d") else { return };
     let Ok(ctx) = ctx.dyn_into::<web_sys::CanvasRenderingContext2d>() else { return };
-    let rgba: Vec<u8> = px.iter().flat_map(|&p| if p { [255, 255, 255, 255] } else { [0, 0, 0, 255] }).collect();
+    let mut rgba: Vec<u8> = px.iter().flat_map(|&p| if p { [255, 255, 255, 255] } else { [0, 0, 0, 255] }).collect();
+    // The keyboard's cursor: orange with the pen down, blue with it up.
+    if let Some(c) = cursor {
+        let i = 4 * (c.y * SIDE + c.x);
+        rgba[i..i + 4].copy_from_slice(&if c.pen { [230, 159, 0, 255] } else { [86, 180, 233, 255] });
+    }
     if let Ok(img) = web_sys::ImageData::new_with_u8_clamped_array_and_sh(wasm_bindgen::Clamped(&rgba), SIDE as u32, SIDE as u32) {
         let _ = ctx.put_image_data(&img, 0.0, 0.0);
     }
@@ -59,6 +72,8 @@ pub fn CanaryPad(ui: Ui) -> impl IntoView {
     let undo = StoredValue::new(Vec::<Vec<bool>>::new());
     // Where the pointer last inked, while a stroke goes on.
     let last = StoredValue::new(None::<(f64, f64)>);
+    // The keyboard's cursor, while the pad has the focus.
+    let cursor = RwSignal::new(None::<Cursor>);
     // The config's canary (a link, a preset) → the pad; the pad → the canvas.
     Effect::new(move |_| {
         let px = ui.config.with(|c| pixels_of(&c.canary));
@@ -67,9 +82,9 @@ pub fn CanaryPad(ui: Ui) -> impl IntoView {
         }
     });
     Effect::new(move |_| {
-        let px = pixels.get();
+        let (px, cur) = (pixels.get(), cursor.get());
         if let Some(c) = canvas.get() {
-            paint(&c, &px);
+            paint(&c, &px, cur);
         }
     });
     // The pad → the config (and the share link).
@@ -114,6 +129,57 @@ pub fn CanaryPad(ui: Ui) -> impl IntoView {
             commit();
         }
     };
+    // The keyboard: arrows move the cursor (inking with the pen down), Space or Enter lowers or
+    // lifts the pen; a lifted pen ends the stroke, as a released mouse button does.
+    let key = move |ev: KeyboardEvent| {
+        let keys = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", " ", "Enter"];
+        let Some(c) = cursor.get_untracked() else {
+            // Focused by a click: the first key shows the cursor.
+            if keys.contains(&ev.key().as_str()) {
+                ev.prevent_default();
+                cursor.set(Some(Cursor { x: SIDE / 2, y: SIDE / 2, pen: false }));
+            }
+            return;
+        };
+        let (dx, dy): (i64, i64) = match ev.key().as_str() {
+            "ArrowLeft" => (-1, 0),
+            "ArrowRight" => (1, 0),
+            "ArrowUp" => (0, -1),
+            "ArrowDown" => (0, 1),
+            " " | "Enter" => {
+                ev.prevent_default();
+                let centre = (c.x as f64 + 0.5, c.y as f64 + 0.5);
+                if c.pen {
+                    commit();
+                } else {
+                    undo.update_value(|u| u.push(pixels.get_untracked()));
+                    pixels.update(|px| ink(px, centre, centre));
+                }
+                cursor.set(Some(Cursor { pen: !c.pen, ..c }));
+                return;
+            }
+            _ => return,
+        };
+        ev.prevent_default();
+        let step = |v: usize, d: i64| (v as i64 + d).clamp(0, SIDE as i64 - 1) as usize;
+        let to = Cursor { x: step(c.x, dx), y: step(c.y, dy), ..c };
+        if c.pen {
+            pixels.update(|px| ink(px, (c.x as f64 + 0.5, c.y as f64 + 0.5), (to.x as f64 + 0.5, to.y as f64 + 0.5)));
+        }
+        cursor.set(Some(to));
+    };
+    // Only a keyboard's focus shows the cursor (a click on the pad focuses it too).
+    let focus = move |_| {
+        if canvas.get().is_some_and(|c| c.matches(":focus-visible").unwrap_or(true)) {
+            cursor.set(Some(Cursor { x: SIDE / 2, y: SIDE / 2, pen: false }));
+        }
+    };
+    let blur = move |_| {
+        if cursor.get_untracked().is_some_and(|c| c.pen) {
+            commit();
+        }
+        cursor.set(None);
+    };
     let clear = move |_| {
         undo.update_value(|u| u.push(pixels.get_untracked()));
         pixels.set(vec![false; PIXELS]);
@@ -140,8 +206,11 @@ pub fn CanaryPad(ui: Ui) -> impl IntoView {
             <h3>"Be the outlier"</h3>
             <p class="teach">"Draw something and give it a label: it is planted among the training samples of the next run. Afterwards,
                see beside this whether each model learned your label, and how sure the attacker is that your drawing was trained on."</p>
-            <canvas id="canary-pad" width=SIDE.to_string() height=SIDE.to_string() node_ref=canvas
-                on:pointerdown=down on:pointermove=moved on:pointerup=up on:pointercancel=up></canvas>
+            <canvas id="canary-pad" width=SIDE.to_string() height=SIDE.to_string() node_ref=canvas tabindex="0"
+                role="application" aria-label="drawing pad, 28 by 28 pixels" aria-describedby="canary-keys"
+                on:pointerdown=down on:pointermove=moved on:pointerup=up on:pointercancel=up
+                on:keydown=key on:focus=focus on:blur=blur></canvas>
+            <p id="canary-keys" class="sized">"Keyboard: Tab to the pad, arrows move, Space lowers or lifts the pen."</p>
             <div class="canary-tools">
                 <label class="field">
                     <span>"Its label"</span>

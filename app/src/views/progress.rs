@@ -30,16 +30,39 @@ pub fn ProgressView(ui: Ui) -> impl IntoView {
             Activity::Failed(e) | Activity::LoadFailed(e) => format!("Error: {e}"),
         }
     };
+    let percent = move || format!("{:.0}", 100.0 * ui.bar.get().fraction);
     view! {
         <section class="progress" aria-label="progress" data-runs=move || ui.runs_started.get()>
-            <div class="bar"><div id="progress-fill" style:width=move || format!("{:.1}%", 100.0 * ui.bar.get().fraction)></div></div>
-            <div id="progress-text">{text}</div>
+            <div class="bar" role="progressbar" aria-label="experiment progress" aria-valuemin="0" aria-valuemax="100"
+                aria-valuenow=percent>
+                <div id="progress-fill" style:width=move || format!("{:.1}%", 100.0 * ui.bar.get().fraction)></div>
+            </div>
+            // Changes many times a second while training: read by eye; the status below is announced.
+            <div id="progress-text" aria-hidden="true">{text}</div>
+            <p id="progress-status" class="sr-only" role="status" aria-live="polite">{move || status(ui)}</p>
             <Show when=move || matches!(ui.activity.get(), Activity::LoadFailed(_))>
                 <button id="retry" on:click=move |_| ui.start()>"Retry"</button>
             </Show>
             <AutoRunAsk ui />
             <ModelErrors ui />
         </section>
+    }
+}
+
+/// What a screen reader announces of the progress: each change of phase and every quarter of the
+/// run, not each step (the line above changes several times a second).
+fn status(ui: Ui) -> String {
+    match ui.activity.get() {
+        Activity::Idle => String::new(),
+        Activity::Loading(s) => s,
+        Activity::Training => {
+            let quarter = (4.0 * ui.bar.with(|b| b.fraction)).floor().clamp(0.0, 3.0) as u32;
+            format!("Training: {}% done.", 25 * quarter)
+        }
+        Activity::Benchmarking => "Benchmarking.".into(),
+        Activity::Done => format!("Done in {:.0} s. The charts and tables below show the results.", ui.bar.with_untracked(|b| b.elapsed_s)),
+        Activity::Cancelled => "Cancelled. What was measured is kept.".into(),
+        Activity::Failed(e) | Activity::LoadFailed(e) => format!("Error: {e}"),
     }
 }
 
