@@ -44,6 +44,9 @@ async function checkViews(page) {
     auc: [...document.querySelectorAll('#attack-table .auc')].map((e) => e.textContent),
     gallery: document.querySelectorAll('#view-gallery figure').length,
     fill: document.querySelector('#progress-fill').style.width,
+    // Each chart's text alternative: role="img", a title, and a description with its numbers.
+    alt: [...document.querySelectorAll('.lenses .chart svg')].map((svg) => ({
+      role: svg.getAttribute('role'), title: svg.querySelector('title')?.textContent || '', desc: svg.querySelector('desc')?.textContent || '' })),
   }));
   const fail = [];
   if (v.acc < 4) fail.push(`accuracy curves: ${v.acc} lines`);
@@ -53,6 +56,9 @@ async function checkViews(page) {
   if (v.auc.length !== 2 || v.auc.some((a) => !(+a > 0 && +a <= 1))) fail.push(`AUCs: ${v.auc}`);
   if (v.gallery < 16) fail.push(`gallery: ${v.gallery} samples`);
   if (parseFloat(v.fill) !== 100) fail.push(`progress bar at ${v.fill}`);
+  if (v.alt.length < 4) fail.push(`${v.alt.length} charts in the lenses`);
+  for (const a of v.alt) if (a.role !== 'img' || !a.title || !/BN[^.]*\d/.test(a.desc)) fail.push('a chart without its text alternative: ' + JSON.stringify(a).slice(0, 200));
+  delete v.alt;
   if (fail.length) throw new Error('views: ' + fail.join('; '));
   return v;
 }
@@ -288,6 +294,102 @@ const tests = [
       await page.close();
     }
     return notes.join(' | ');
+  }],
+  ['keyboard only: Tab reaches Run with a visible focus, Enter starts one run, the status is announced; the pad draws by keys', async () => {
+    const page = await open(`?backend=cpu&${tiny}`);
+    let tabs = 0;
+    const active = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.getAttribute('name') || document.activeElement?.tagName);
+    while ((await active()) !== 'run' && tabs < 80) { await page.keyboard.press('Tab'); tabs++; }
+    if ((await active()) !== 'run') throw new Error(`Run not reached in ${tabs} presses of Tab`);
+    const ring = await page.evaluate(() => { const cs = getComputedStyle(document.activeElement); return { style: cs.outlineStyle, width: parseFloat(cs.outlineWidth) }; });
+    if (ring.style === 'none' || !(ring.width >= 2)) throw new Error('no visible focus on Run: ' + JSON.stringify(ring));
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => /Training/.test(document.querySelector('#progress-status')?.textContent || ''), null, { timeout: 120000 });
+    const bar = await page.evaluate(() => { const b = document.querySelector('[role=progressbar]'); return { now: b?.getAttribute('aria-valuenow'), label: b?.getAttribute('aria-label') }; });
+    if (!bar.label || bar.now === null) throw new Error('progress bar without its aria values: ' + JSON.stringify(bar));
+    await waitDone(page);
+    const status = await page.evaluate(() => ({ text: document.querySelector('#progress-status').textContent, live: document.querySelector('#progress-status').getAttribute('aria-live'), runs: document.querySelector('.progress').dataset.runs }));
+    if (!/^Done in \d+ s/.test(status.text) || status.live !== 'polite' || status.runs !== '1') throw new Error('after the run: ' + JSON.stringify(status));
+    // The canary's pad by keyboard: focus it, pen down, five steps right and three down, pen up.
+    await page.locator('#canary-pad').scrollIntoViewIfNeeded();
+    await page.focus('#canary-pad');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('Space');
+    for (let k = 0; k < 5; k++) await page.keyboard.press('ArrowRight');
+    for (let k = 0; k < 3; k++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Space');
+    const drawn = new URL(await page.inputValue('#share-link')).searchParams.get('canary');
+    if (drawn?.length !== 131) throw new Error('the keyboard drew no canary: ' + drawn);
+    if (page.errors.length) throw new Error(page.errors.join('\n'));
+    await page.close();
+    return `Run reached in ${tabs} presses of Tab (outline ${ring.style} ${ring.width}px); "${status.text.slice(0, 40)}"; a canary drawn by keys`;
+  }],
+  ['a course link shows only what it names, opens the tour at its step; the builder writes such a link; bad parts are notices', async () => {
+    const page = await open('?backend=cpu&label_noise=0.2&show=label_noise,accuracy&tour=2');
+    const seen = () => page.evaluate(() => {
+      const shown = (sel) => [...document.querySelectorAll(sel)].some((e) => e.offsetParent !== null);
+      return {
+        controls: [...document.querySelectorAll('.controls [name]')].filter((e) => e.offsetParent !== null && !e.closest('#course')).map((e) => e.name),
+        views: ['accuracy', 'gradients', 'gamma', 'attack', 'gallery', 'paper', 'bench'].filter((v) => shown('#view-' + v)),
+        canary: shown('#canary-pad'), teach: shown('.teach'), run: shown('#run'),
+        tour: document.querySelector('#tour .tour-count')?.textContent, target: document.querySelector('.tour-target')?.id,
+      };
+    });
+    const s = await seen();
+    if (s.controls.join() !== 'label_noise' || s.views.join() !== 'accuracy' || s.canary || s.teach || !s.run) throw new Error('shown: ' + JSON.stringify(s));
+    if (s.tour !== 'Step 2 of 4' || s.target !== 'view-accuracy') throw new Error('tour: ' + JSON.stringify(s));
+    await page.screenshot({ path: path.join(shots, 'course.png'), fullPage: false });
+    await page.click('#tour-next');
+    if (!/Step 3 of 4/.test(await page.textContent('#tour .tour-count'))) throw new Error('Next did not move the tour');
+    await page.keyboard.press('Escape');
+    if (await page.locator('#tour').count()) throw new Error('Escape did not close the tour');
+    // The page's own link (its address, after a change of setting) keeps what the course hides,
+    // not the tour's step.
+    await page.evaluate(() => { const r = document.querySelector('input[name=label_noise]'); r.value = '0.3'; r.dispatchEvent(new Event('change', { bubbles: true })); });
+    const share = new URL(await page.evaluate(() => location.href));
+    if (share.searchParams.get('label_noise') !== '0.3') throw new Error('the slider did not set the link: ' + share);
+    if (share.searchParams.get('show') !== 'label_noise,accuracy' || share.searchParams.get('tour')) throw new Error('the page\'s link: ' + share);
+    await page.close();
+    // The builder: untick everything but the noise slider and the ROC, tour at step 3; the link it writes.
+    const b = await open('?backend=cpu');
+    await b.click('#course summary');
+    await b.evaluate(() => { for (const c of document.querySelectorAll('#course input[type=checkbox]')) if (!['show-label_noise', 'show-attack'].includes(c.name) && c.checked) c.click(); });
+    await b.selectOption('select[name=course-tour]', '3');
+    const built = await b.inputValue('#course-link');
+    const q = new URL(built).searchParams;
+    if (q.get('show') !== 'label_noise,attack' || q.get('tour') !== '3' || !q.get('epochs')) throw new Error('course link: ' + built);
+    await b.click('#copy-course-link');
+    await b.waitForFunction(() => /copied|Copy failed/.test(document.querySelector('#course .copied').textContent));
+    const c = await open(built.slice(base.length));
+    const cs = await c.evaluate(() => ({ views: ['accuracy', 'attack', 'gamma'].filter((v) => document.querySelector('#view-' + v)), step: document.querySelector('#tour .tour-count')?.textContent,
+      controls: [...document.querySelectorAll('.controls [name]')].filter((e) => e.offsetParent !== null && !e.closest('#course')).map((e) => e.name) }));
+    if (cs.views.join() !== 'attack' || cs.step !== 'Step 3 of 4' || cs.controls.join() !== 'label_noise') throw new Error('the built link opens: ' + JSON.stringify(cs));
+    // A part that does not exist: a notice, the rest kept.
+    const bad = await open('?backend=cpu&hide=teach,bogus&tour=9');
+    const n = await bad.evaluate(() => document.querySelector('#notices')?.textContent || '');
+    if (!/hide: "bogus" is not valid/.test(n) || !/tour/.test(n)) throw new Error('notices: ' + n);
+    if (await bad.evaluate(() => [...document.querySelectorAll('.teach')].some((e) => e.offsetParent !== null))) throw new Error('hide=teach left explanations');
+    for (const p of [b, c, bad]) { if (p.errors.length) throw new Error(p.errors.join('\n')); await p.close(); }
+    return `shown: ${s.controls} + ${s.views}; built ${built.slice(built.indexOf('show='))}`;
+  }],
+  ['a 390-px phone: one column, settings above the lenses, nothing wider than the screen', async () => {
+    const page = await open('?backend=cpu');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(300);
+    const m = await page.evaluate(() => {
+      const top = (sel) => document.querySelector(sel).getBoundingClientRect().top;
+      // Inside a box that scrolls sideways (a wide table) is fine; the page itself must not.
+      const scrolls = (e) => { for (let p = e.parentElement; p; p = p.parentElement) if (/auto|scroll/.test(getComputedStyle(p).overflowX) && p.clientWidth <= innerWidth) return true; return false; };
+      const wide = [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > innerWidth + 1 && e.offsetParent !== null && !e.closest('.chart') && !scrolls(e))
+        .slice(0, 5).map((e) => `${e.tagName}#${e.id}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`);
+      return { scroll: document.documentElement.scrollWidth, side: top('.side'), lenses: top('.lenses'), wide };
+    });
+    if (m.scroll > 390 || m.wide.length) throw new Error('wider than the phone: ' + JSON.stringify(m));
+    if (!(m.side < m.lenses)) throw new Error('the settings are not above the lenses: ' + JSON.stringify(m));
+    await page.screenshot({ path: path.join(shots, 'phone.png'), fullPage: false });
+    if (page.errors.length) throw new Error(page.errors.join('\n'));
+    await page.close();
+    return `page ${m.scroll} px wide; settings at ${Math.round(m.side)} px, lenses at ${Math.round(m.lenses)} px`;
   }],
   ['share link round-trips: set controls, copy the link, open it, same controls', async () => {
     const page = await open('?backend=cpu');
