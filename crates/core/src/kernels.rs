@@ -26,7 +26,7 @@ use burn::backend::autodiff::grads::Gradients;
 use burn::backend::autodiff::ops::{Backward, Ops, OpsKind};
 use burn::backend::flex::FlexTensor;
 use burn::backend::tensor::FloatTensor;
-use burn::backend::{Dispatch, DispatchDevice, Flex, TensorMetadata, backend_extension};
+use burn::backend::{AutodiffBackend, Dispatch, DispatchDevice, Flex, TensorMetadata, backend_extension};
 use burn::tensor::ops::{ConvOptions, MaxPoolOptions};
 use burn::tensor::{DType, Tensor, TensorData};
 
@@ -39,6 +39,23 @@ pub trait LeNetKernels: burn::backend::Backend {
     /// Max-pooling of `x` `[B, C, H, W]` over 2×2 windows with stride 2 (`[B, C, H/2, W/2]`,
     /// rounded down).
     fn lenet_pool(x: FloatTensor<Self>) -> FloatTensor<Self>;
+    /// BatchNorm's batch statistics of `x` `[B, C, …]`: per channel the mean, then the biased
+    /// variance (`[2, C]`), never tracked.
+    fn lenet_bn_stats(x: FloatTensor<Self>) -> FloatTensor<Self>;
+    /// BatchNorm on batch statistics: `x` `[B, C, …]` normalized by `stats` (from
+    /// [`Self::lenet_bn_stats`] of the same `x`), scaled by `gamma` and shifted by `beta` `[C]`.
+    /// Its gradient is the whole BatchNorm's, the statistics' dependence on `x` included. With
+    /// `relu`, the ReLU after it too.
+    fn lenet_bn(
+        x: FloatTensor<Self>,
+        gamma: FloatTensor<Self>,
+        beta: FloatTensor<Self>,
+        stats: FloatTensor<Self>,
+        epsilon: f64,
+        relu: bool,
+    ) -> FloatTensor<Self>;
+    /// `max(x + bias, 0)` for `x` `[B, C, …]` and `bias` `[C]`: a layer's bias and its ReLU.
+    fn lenet_bias_relu(x: FloatTensor<Self>, bias: FloatTensor<Self>) -> FloatTensor<Self>;
 }
 
 impl LeNetKernels for Flex {
@@ -48,6 +65,18 @@ impl LeNetKernels for Flex {
 
     fn lenet_pool(x: FlexTensor) -> FlexTensor {
         pool_forward(&x)
+    }
+
+    fn lenet_bn_stats(x: FlexTensor) -> FlexTensor {
+        bn_stats(&x)
+    }
+
+    fn lenet_bn(x: FlexTensor, gamma: FlexTensor, beta: FlexTensor, stats: FlexTensor, epsilon: f64, relu: bool) -> FlexTensor {
+        bn_forward(&x, &gamma, &beta, &stats, epsilon, relu)
+    }
+
+    fn lenet_bias_relu(x: FlexTensor, bias: FlexTensor) -> FlexTensor {
+        bias_relu_forward(&x, &bias)
     }
 }
 
@@ -107,6 +136,83 @@ impl<C: CheckpointStrategy> LeNetKernels for Autodiff<Flex, C> {
             OpsKind::UnTracked(prep) => prep.finish(pool_forward(x.primitive())),
         }
     }
+
+    fn lenet_bn_stats(x: FloatTensor<Self>) -> FloatTensor<Self> {
+        <Self as AutodiffBackend>::from_inner(bn_stats(x.primitive()))
+    }
+
+    fn lenet_bn(
+        x: FloatTensor<Self>,
+        gamma: FloatTensor<Self>,
+        beta: FloatTensor<Self>,
+        stats: FloatTensor<Self>,
+        epsilon: f64,
+        relu: bool,
+    ) -> FloatTensor<Self> {
+        #[derive(Debug)]
+        struct BnBackward;
+
+        impl Backward<Flex, 3> for BnBackward {
+            /// x, γ, β, the statistics, ε, whether a ReLU follows.
+            type State = (FlexTensor, FlexTensor, FlexTensor, FlexTensor, f64, bool);
+
+            fn backward(self, ops: Ops<Self::State, 3>, grads: &mut Gradients, _: &mut Checkpointer) {
+                let [node_x, node_gamma, node_beta] = ops.parents;
+                let grad = grads.consume::<Flex>(&ops.node);
+                let (x, gamma, beta, stats, epsilon, relu) = ops.state;
+                let relu = relu.then_some(&beta);
+                let (dx, dgamma, dbeta) = bn_backward(&x, &gamma, relu, &stats, epsilon, &grad, node_x.is_some());
+                if let (Some(node), Some(dx)) = (node_x, dx) {
+                    grads.register::<Flex>(node.id, dx);
+                }
+                if let Some(node) = node_gamma {
+                    grads.register::<Flex>(node.id, dgamma);
+                }
+                if let Some(node) = node_beta {
+                    grads.register::<Flex>(node.id, dbeta);
+                }
+            }
+        }
+
+        let prepared = BnBackward.prepare::<C>([x.node(), gamma.node(), beta.node()]).compute_bound().stateful();
+        let out = bn_forward(x.primitive(), gamma.primitive(), beta.primitive(), stats.primitive(), epsilon, relu);
+        match prepared {
+            OpsKind::Tracked(prep) => {
+                let (x, gamma, beta, stats) =
+                    (x.primitive().clone(), gamma.primitive().clone(), beta.primitive().clone(), stats.primitive().clone());
+                prep.finish((x, gamma, beta, stats, epsilon, relu), out)
+            }
+            OpsKind::UnTracked(prep) => prep.finish(out),
+        }
+    }
+
+    fn lenet_bias_relu(x: FloatTensor<Self>, bias: FloatTensor<Self>) -> FloatTensor<Self> {
+        #[derive(Debug)]
+        struct BiasReluBackward;
+
+        impl Backward<Flex, 2> for BiasReluBackward {
+            /// The output (positive where the gradient passes).
+            type State = FlexTensor;
+
+            fn backward(self, ops: Ops<Self::State, 2>, grads: &mut Gradients, _: &mut Checkpointer) {
+                let [node_x, node_bias] = ops.parents;
+                let grad = grads.consume::<Flex>(&ops.node);
+                let (dx, dbias) = bias_relu_backward(&ops.state, &grad);
+                if let Some(node) = node_x {
+                    grads.register::<Flex>(node.id, dx);
+                }
+                if let Some(node) = node_bias {
+                    grads.register::<Flex>(node.id, dbias);
+                }
+            }
+        }
+
+        let out = bias_relu_forward(x.primitive(), bias.primitive());
+        match BiasReluBackward.prepare::<C>([x.node(), bias.node()]).compute_bound().stateful() {
+            OpsKind::Tracked(prep) => prep.finish(out.clone(), out),
+            OpsKind::UnTracked(prep) => prep.finish(out),
+        }
+    }
 }
 
 /// Whether a tensor lives on burn-flex (with or without autodiff) and holds f32s: what the kernels
@@ -140,6 +246,206 @@ pub fn max_pool2x2(x: Tensor<4>) -> Tensor<4> {
         return Tensor::from_dispatch(<Dispatch as LeNetKernels>::lenet_pool(x.into_dispatch()));
     }
     burn::tensor::module::max_pool2d(x, MaxPoolOptions::new([2, 2]).with_stride([2, 2]))
+}
+
+/// BatchNorm on batch statistics through Spotlight's kernel on burn-flex (see
+/// [`LeNetKernels::lenet_bn`]): the output (gradient tracked as the input's), and the batch mean
+/// and biased variance per channel (not tracked). `None` where the kernel does not apply (not
+/// burn-flex, not f32): the caller then takes burn's ops.
+pub fn batch_norm_train<const D: usize>(
+    x: Tensor<D>,
+    gamma: Tensor<1>,
+    beta: Tensor<1>,
+    epsilon: f64,
+    relu: bool,
+) -> Option<(Tensor<D>, Tensor<1>, Tensor<1>)> {
+    if D < 2 || !(on_flex(&x) && on_flex(&gamma) && on_flex(&beta)) {
+        return None;
+    }
+    let c = x.dims()[1];
+    let stats: Tensor<1> = Tensor::from_dispatch(<Dispatch as LeNetKernels>::lenet_bn_stats(x.clone().into_dispatch()));
+    let out = Tensor::from_dispatch(<Dispatch as LeNetKernels>::lenet_bn(
+        x.into_dispatch(),
+        gamma.into_dispatch(),
+        beta.into_dispatch(),
+        stats.clone().into_dispatch(),
+        epsilon,
+        relu,
+    ));
+    Some((out, stats.clone().slice(0..c), stats.slice(c..2 * c)))
+}
+
+/// `relu(x + bias)` with the bias per channel (`[B, C, …]` and `[C]`): one kernel on burn-flex,
+/// burn's ops elsewhere.
+pub fn bias_relu<const D: usize>(x: Tensor<D>, bias: Tensor<1>) -> Tensor<D> {
+    if D >= 2 && on_flex(&x) && on_flex(&bias) {
+        return Tensor::from_dispatch(<Dispatch as LeNetKernels>::lenet_bias_relu(x.into_dispatch(), bias.into_dispatch()));
+    }
+    let mut shape = [1; D];
+    shape[1] = bias.dims()[0];
+    burn::tensor::activation::relu(x.add(bias.reshape(shape)))
+}
+
+/// `[B, C, rest]` of a tensor `[B, C, …]`.
+fn bn_dims(t: &FlexTensor) -> (usize, usize, usize) {
+    let dims = t.shape().to_vec();
+    (dims[0], dims.get(1).copied().unwrap_or(1), dims.iter().skip(2).product())
+}
+
+fn flat(data: Vec<f32>, shape: Vec<usize>) -> FlexTensor {
+    FlexTensor::from_data(TensorData::new(data, shape))
+}
+
+/// Per channel, the mean and the biased variance over the batch and the rest (two passes, each
+/// split over samples across threads), as `[2, C]` flattened: means, then variances.
+fn bn_stats(x: &FlexTensor) -> FlexTensor {
+    let (b, c, s) = bn_dims(x);
+    let xv = values(x);
+    let n = (b * s) as f32;
+    let per_channel = |f: &(dyn Fn(usize, &[f32]) -> f32 + Sync)| {
+        sum_over_samples(b, |range| {
+            let mut acc = vec![0f32; c];
+            for i in range {
+                for (ch, a) in acc.iter_mut().enumerate() {
+                    *a += f(ch, &xv[(i * c + ch) * s..][..s]);
+                }
+            }
+            acc
+        })
+    };
+    let mean: Vec<f32> = per_channel(&|_, row| row.iter().sum()).into_iter().map(|v| v / n).collect();
+    let var = per_channel(&|ch, row| row.iter().map(|&v| (v - mean[ch]) * (v - mean[ch])).sum());
+    flat(mean.iter().copied().chain(var.into_iter().map(|v| v / n)).collect(), vec![2 * c])
+}
+
+/// `scale · x + shift` per channel, with `scale = γ/√(var + ε)` and `shift = β − mean · scale`.
+fn bn_forward(x: &FlexTensor, gamma: &FlexTensor, beta: &FlexTensor, stats: &FlexTensor, epsilon: f64, relu: bool) -> FlexTensor {
+    let (_, c, s) = bn_dims(x);
+    let (xv, gv, bv, st) = (values(x), values(gamma), values(beta), values(stats));
+    let scale: Vec<f32> = (0..c).map(|ch| gv[ch] / (st[c + ch] + epsilon as f32).sqrt()).collect();
+    let shift: Vec<f32> = (0..c).map(|ch| bv[ch] - st[ch] * scale[ch]).collect();
+    let mut out = vec![0f32; xv.len()];
+    for_samples(&mut out, c * s, |first, rows| {
+        for (k, o) in rows.chunks_mut(c * s).enumerate() {
+            let xs = &xv[(first + k) * c * s..][..c * s];
+            for ch in 0..c {
+                let (sc, sh) = (scale[ch], shift[ch]);
+                let (o, xs) = (&mut o[ch * s..][..s], &xs[ch * s..][..s]);
+                if relu {
+                    o.iter_mut().zip(xs).for_each(|(o, &v)| *o = (v * sc + sh).max(0.0));
+                } else {
+                    o.iter_mut().zip(xs).for_each(|(o, &v)| *o = v * sc + sh);
+                }
+            }
+        }
+    });
+    flat(out, x.shape().to_vec())
+}
+
+/// BatchNorm's backward on batch statistics, per channel with `x̂ = (x − mean)/σ`, `σ = √(var + ε)`
+/// and `N` values: `dβ = Σ dy`, `dγ = Σ dy·x̂`, `dx = γ/σ · (dy − dβ/N − x̂ · dγ/N)` (when asked).
+/// With `relu_beta` (β, when a ReLU followed), `dy` is first zeroed where the output was not positive.
+fn bn_backward(
+    x: &FlexTensor,
+    gamma: &FlexTensor,
+    relu_beta: Option<&FlexTensor>,
+    stats: &FlexTensor,
+    epsilon: f64,
+    grad: &FlexTensor,
+    want_dx: bool,
+) -> (Option<FlexTensor>, FlexTensor, FlexTensor) {
+    let (b, c, s) = bn_dims(x);
+    let (xv, gv, st, dy) = (values(x), values(gamma), values(stats), values(grad));
+    let n = (b * s) as f32;
+    let inv: Vec<f32> = (0..c).map(|ch| 1.0 / (st[c + ch] + epsilon as f32).sqrt()).collect();
+    // The ReLU's gate: the output `x·scale + shift` was positive (all open without a ReLU).
+    let (scale, shift): (Vec<f32>, Vec<f32>) = match relu_beta {
+        Some(beta) => {
+            let bv = values(beta);
+            (0..c).map(|ch| (gv[ch] * inv[ch], bv[ch] - st[ch] * gv[ch] * inv[ch])).unzip()
+        }
+        None => (vec![0.0; c], vec![1.0; c]),
+    };
+    let gate = |ch: usize, v: f32, g: f32| if v * scale[ch] + shift[ch] > 0.0 { g } else { 0.0 };
+    // Σ dy and Σ dy·(x − mean), per channel.
+    let sums = sum_over_samples(b, |range| {
+        let mut acc = vec![0f32; 2 * c];
+        for i in range {
+            for ch in 0..c {
+                let at = (i * c + ch) * s;
+                let m = st[ch];
+                let (mut sd, mut sdx) = (0f32, 0f32);
+                for (&g, &v) in dy[at..][..s].iter().zip(&xv[at..][..s]) {
+                    let g = gate(ch, v, g);
+                    sd += g;
+                    sdx += g * (v - m);
+                }
+                acc[ch] += sd;
+                acc[c + ch] += sdx;
+            }
+        }
+        acc
+    });
+    let dbeta: Vec<f32> = sums[..c].to_vec();
+    let dgamma: Vec<f32> = (0..c).map(|ch| sums[c + ch] * inv[ch]).collect();
+    let dx = want_dx.then(|| {
+        // dx = a·dy + b·x + k per channel.
+        let a: Vec<f32> = (0..c).map(|ch| gv[ch] * inv[ch]).collect();
+        let bx: Vec<f32> = (0..c).map(|ch| -a[ch] * inv[ch] * dgamma[ch] / n).collect();
+        let k: Vec<f32> = (0..c).map(|ch| -a[ch] * dbeta[ch] / n - bx[ch] * st[ch]).collect();
+        let mut out = vec![0f32; xv.len()];
+        for_samples(&mut out, c * s, |first, rows| {
+            for (j, o) in rows.chunks_mut(c * s).enumerate() {
+                let at = (first + j) * c * s;
+                for ch in 0..c {
+                    let (a, bx, k) = (a[ch], bx[ch], k[ch]);
+                    let (g, v) = (&dy[at + ch * s..][..s], &xv[at + ch * s..][..s]);
+                    o[ch * s..][..s].iter_mut().zip(g.iter().zip(v)).for_each(|(o, (&g, &v))| *o = a * gate(ch, v, g) + bx * v + k);
+                }
+            }
+        });
+        flat(out, x.shape().to_vec())
+    });
+    (dx, flat(dgamma, vec![c]), flat(dbeta, vec![c]))
+}
+
+/// `max(x + bias, 0)`, the bias per channel of `[B, C, …]`.
+fn bias_relu_forward(x: &FlexTensor, bias: &FlexTensor) -> FlexTensor {
+    let (_, c, s) = bn_dims(x);
+    let (xv, bv) = (values(x), values(bias));
+    let mut out = vec![0f32; xv.len()];
+    for_samples(&mut out, c * s, |first, rows| {
+        for (k, o) in rows.chunks_mut(c * s).enumerate() {
+            let xs = &xv[(first + k) * c * s..][..c * s];
+            for ch in 0..c {
+                let b = bv[ch];
+                o[ch * s..][..s].iter_mut().zip(&xs[ch * s..][..s]).for_each(|(o, &v)| *o = (v + b).max(0.0));
+            }
+        }
+    });
+    flat(out, x.shape().to_vec())
+}
+
+/// The gradients of [`bias_relu_forward`] from its output: `dx = dy` where the output is positive (else
+/// 0), `dbias = Σ dx` per channel.
+fn bias_relu_backward(out: &FlexTensor, grad: &FlexTensor) -> (FlexTensor, FlexTensor) {
+    let (b, c, s) = bn_dims(out);
+    let (ov, dy) = (values(out), values(grad));
+    let mut dx = vec![0f32; ov.len()];
+    for_samples(&mut dx, c * s, |first, rows| {
+        let at = first * c * s;
+        rows.iter_mut().zip(&dy[at..]).zip(&ov[at..]).for_each(|((d, &g), &o)| *d = if o > 0.0 { g } else { 0.0 });
+    });
+    let dbias = sum_over_samples(b, |range| {
+        let mut acc = vec![0f32; c];
+        for i in range {
+            for (ch, a) in acc.iter_mut().enumerate() {
+                *a += dx[(i * c + ch) * s..][..s].iter().sum::<f32>();
+            }
+        }
+        acc
+    });
+    (flat(dx, out.shape().to_vec()), flat(dbias, vec![c]))
 }
 
 /// A tensor's f32s in row-major order (a copy only when its layout is not already that).
@@ -588,5 +894,86 @@ mod tests {
         let x = Tensor::<4>::from_floats(values, &Device::flex().autodiff()).require_grad();
         let grads = super::max_pool2x2(x.clone()).sum().backward();
         close(x.grad(&grads).expect("dx"), Tensor::<4>::from_floats([[[[1.0, 0.0, 0.0, 1.0], [0.0, 0.0, 0.0, 0.0]]]], &Device::flex()));
+    }
+    /// Our bias + ReLU against burn's add and relu: output and the gradients of x and the bias.
+    #[test]
+    fn bias_relu_matches_burn() {
+        let device = Device::flex().autodiff();
+        fn check<const D: usize>(shape: [usize; D], device: &Device) {
+            let x = Tensor::<D>::random(shape, Distribution::Normal(0.0, 1.0), device);
+            let bias = Tensor::<1>::random([shape[1]], Distribution::Normal(0.0, 1.0), device);
+            let g = Tensor::<D>::random(shape, Distribution::Normal(0.0, 1.0), device);
+            let run = |fast: bool| {
+                let (x, bias) = (x.clone().require_grad(), bias.clone().require_grad());
+                let y = if fast {
+                    assert!(super::on_flex(&x));
+                    super::bias_relu(x.clone(), bias.clone())
+                } else {
+                    let mut shape = [1; D];
+                    shape[1] = bias.dims()[0];
+                    burn::tensor::activation::relu(x.clone().add(bias.clone().reshape(shape)))
+                };
+                let grads = y.clone().mul(g.clone()).sum().backward();
+                (y.detach(), x.grad(&grads).expect("dx"), bias.grad(&grads).expect("db"))
+            };
+            let (ours, theirs) = (run(true), run(false));
+            close(ours.0, theirs.0);
+            close(ours.1, theirs.1);
+            close(ours.2, theirs.2);
+        }
+        check([31, 6, 14, 14], &device);
+        check([9, 84], &device);
+    }
+
+    /// Our BatchNorm against the model's composition of burn ops (itself checked against burn's
+    /// `batch_norm_train`): output, batch mean and variance, and the gradients of x, γ and β, for
+    /// conv (4-D) and dense (2-D) inputs, batches split across threads; and without autodiff.
+    #[test]
+    fn batch_norm_matches_burn() {
+        fn check<const D: usize>(shape: [usize; D], relu: bool, device: &Device) {
+            let c = shape[1];
+            let x = Tensor::<D>::random(shape, Distribution::Normal(0.5, 2.0), device);
+            let g = Tensor::<D>::random(shape, Distribution::Normal(0.0, 1.0), device);
+            let gamma = Tensor::<1>::random([c], Distribution::Uniform(0.5, 1.5), device);
+            let beta = Tensor::<1>::random([c], Distribution::Normal(0.0, 1.0), device);
+            let run = |fast: bool| {
+                let (x, gamma, beta) = (x.clone().require_grad(), gamma.clone().require_grad(), beta.clone().require_grad());
+                let (y, mean, var) = if fast {
+                    super::batch_norm_train(x.clone(), gamma.clone(), beta.clone(), 1e-5, relu).expect("on burn-flex")
+                } else {
+                    let (y, mean, var) = crate::model::batch_norm_train(x.clone(), gamma.clone(), beta.clone(), 1e-5);
+                    (if relu { burn::tensor::activation::relu(y) } else { y }, mean, var)
+                };
+                let grads = y.clone().mul(g.clone()).sum().backward();
+                (
+                    y.detach(),
+                    mean.detach(),
+                    var.detach(),
+                    x.grad(&grads).expect("dx"),
+                    gamma.grad(&grads).expect("dγ"),
+                    beta.grad(&grads).expect("dβ"),
+                )
+            };
+            let (ours, theirs) = (run(true), run(false));
+            close(ours.0, theirs.0);
+            close(ours.1, theirs.1);
+            close(ours.2, theirs.2);
+            close(ours.3, theirs.3);
+            close(ours.4, theirs.4);
+            close(ours.5, theirs.5);
+        }
+        let device = Device::flex().autodiff();
+        for relu in [false, true] {
+            check([8, 3, 5, 4], relu, &device);
+            check([31, 6, 14, 14], relu, &device);
+            check([8, 7], relu, &device);
+            check([64, 120], relu, &device);
+        }
+        // Without autodiff: the same forward.
+        let plain = Device::flex();
+        let x = Tensor::<2>::random([6, 4], Distribution::Normal(0.0, 3.0), &plain);
+        let (gamma, beta) = (Tensor::<1>::ones([4], &plain), Tensor::<1>::zeros([4], &plain));
+        let (ours, _, _) = super::batch_norm_train(x.clone(), gamma.clone(), beta.clone(), 1e-5, false).expect("on burn-flex");
+        close(ours, crate::model::batch_norm_train(x, gamma, beta, 1e-5).0);
     }
 }

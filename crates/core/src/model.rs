@@ -165,12 +165,21 @@ impl ConvBlock {
             unreachable!("`conv` builds every convolution with explicit padding")
         };
         let options = ConvOptions::new_with_padding(c.stride, [(top, bottom), (left, right)], c.dilation, c.groups);
-        let mut y = conv2d(x, c.weight.val(), options);
-        if let Some(b) = &c.bias {
-            let channels = b.dims()[0];
-            y = y.add(b.val().reshape([1, channels, 1, 1]));
+        let y = conv2d(x, c.weight.val(), options);
+        match (&c.bias, &self.bn) {
+            // Without BN, the bias and the ReLU in one kernel (burn's ops off burn-flex).
+            (Some(b), None) => bias_relu(y, b.val()),
+            (bias, bn) => {
+                let y = match bias {
+                    Some(b) => {
+                        let channels = b.dims()[0];
+                        y.add(b.val().reshape([1, channels, 1, 1]))
+                    }
+                    None => y,
+                };
+                norm_relu(bn, y, mode, stats)
+            }
         }
-        relu(norm(&self.bn, y, mode, stats))
     }
 }
 
@@ -200,7 +209,11 @@ impl DenseBlock {
     }
 
     fn forward(&self, x: Tensor<2>, mode: Mode, stats: &mut BnStats<'_>) -> Tensor<2> {
-        relu(norm(&self.bn, self.linear.forward(x), mode, stats))
+        match (&self.linear.bias, &self.bn) {
+            // Without BN: burn's `Linear` (x·W + b) with the bias and the ReLU in one kernel.
+            (Some(b), None) => bias_relu(x.matmul(self.linear.weight.val()), b.val()),
+            _ => norm_relu(&self.bn, self.linear.forward(x), mode, stats),
+        }
     }
 }
 
@@ -284,22 +297,35 @@ pub fn batch_norm_train<const D: usize>(
     (out.reshape(dims), mean.reshape([c]), var.reshape([c]))
 }
 
-/// Batch norm in the given mode. In train and probe modes it also returns the batch variance,
+/// Batch norm in the given mode, then the ReLU. In train and probe modes it also returns the batch variance,
 /// detached (and, when asked, the same variance with its gradient tracked); only train mode updates the running statistics (momentum as
 /// configured in the layer, like burn's own `BatchNorm`).
-fn bn_forward<const D: usize>(bn: &BatchNorm, x: Tensor<D>, mode: Mode, stats: &mut BnStats<'_>) -> Tensor<D> {
+fn bn_relu<const D: usize>(bn: &BatchNorm, x: Tensor<D>, mode: Mode, stats: &mut BnStats<'_>) -> Tensor<D> {
     if mode == Mode::Eval {
         let device = x.device();
-        return burn::tensor::module::batch_norm(
+        return relu(burn::tensor::module::batch_norm(
             x,
             bn.gamma.val(),
             bn.beta.val(),
             bn.running_mean.value().to_device(&device),
             bn.running_var.value().to_device(&device),
             bn.epsilon,
-        );
+        ));
     }
-    let (out, mean, variance) = batch_norm_train(x, bn.gamma.val(), bn.beta.val(), bn.epsilon);
+    // BN and the ReLU after it in one kernel on burn-flex (unless the variance's own gradient is asked for: the regularizers
+    // that differentiate through σ); burn's ops elsewhere.
+    #[cfg(feature = "flex")]
+    let fused = if stats.tracked.is_none() {
+        crate::kernels::batch_norm_train(x.clone(), bn.gamma.val(), bn.beta.val(), bn.epsilon, true)
+    } else {
+        None
+    };
+    #[cfg(not(feature = "flex"))]
+    let fused: Option<(Tensor<D>, Tensor<1>, Tensor<1>)> = None;
+    let (out, mean, variance) = fused.unwrap_or_else(|| {
+        let (out, mean, variance) = batch_norm_train(x, bn.gamma.val(), bn.beta.val(), bn.epsilon);
+        (relu(out), mean, variance)
+    });
     if let Some(t) = stats.tracked.as_deref_mut() {
         t.push(variance.clone());
     }
@@ -439,11 +465,24 @@ impl LeNet {
     }
 }
 
-/// A BN layer if the model has it, else the identity.
-fn norm<const D: usize>(bn: &Option<BatchNorm>, x: Tensor<D>, mode: Mode, stats: &mut BnStats<'_>) -> Tensor<D> {
+/// A BN layer if the model has it (else the identity), then the ReLU.
+fn norm_relu<const D: usize>(bn: &Option<BatchNorm>, x: Tensor<D>, mode: Mode, stats: &mut BnStats<'_>) -> Tensor<D> {
     match bn {
-        Some(bn) => bn_forward(bn, x, mode, stats),
-        None => x,
+        Some(bn) => bn_relu(bn, x, mode, stats),
+        None => relu(x),
+    }
+}
+
+/// `relu(x + bias)`, the bias per channel: one kernel on burn-flex (`kernels.rs`), burn's ops
+/// elsewhere.
+fn bias_relu<const D: usize>(x: Tensor<D>, bias: Tensor<1>) -> Tensor<D> {
+    #[cfg(feature = "flex")]
+    return crate::kernels::bias_relu(x, bias);
+    #[allow(unreachable_code)]
+    {
+        let mut shape = [1; D];
+        shape[1] = bias.dims()[0];
+        relu(x.add(bias.reshape(shape)))
     }
 }
 
