@@ -386,10 +386,19 @@ const tests = [
     });
     if (m.scroll > 390 || m.wide.length) throw new Error('wider than the phone: ' + JSON.stringify(m));
     if (!(m.side < m.lenses)) throw new Error('the settings are not above the lenses: ' + JSON.stringify(m));
+    // Opened on the phone: the settings start folded, so the lenses begin on the first screen; a tap
+    // on "Settings" unfolds them.
+    await page.reload();
+    await page.waitForSelector('#backend-banner');
+    const folded = await page.evaluate(() => ({ open: document.querySelector('details.settings').open,
+      lenses: document.querySelector('.lenses').getBoundingClientRect().top, scroll: document.documentElement.scrollWidth }));
+    if (folded.open || !(folded.lenses < 844) || folded.scroll > 390) throw new Error('opened on a phone: ' + JSON.stringify(folded));
     await page.screenshot({ path: path.join(shots, 'phone.png'), fullPage: false });
+    await page.click('details.settings summary');
+    if (!(await page.isVisible('input[name=epochs]'))) throw new Error('Settings did not unfold');
     if (page.errors.length) throw new Error(page.errors.join('\n'));
     await page.close();
-    return `page ${m.scroll} px wide; settings at ${Math.round(m.side)} px, lenses at ${Math.round(m.lenses)} px`;
+    return `page ${m.scroll} px wide; settings at ${Math.round(m.side)} px, lenses at ${Math.round(m.lenses)} px; opened on the phone, settings folded, lenses at ${Math.round(folded.lenses)} px`;
   }],
   ['share link round-trips: set controls, copy the link, open it, same controls', async () => {
     const page = await open('?backend=cpu');

@@ -125,6 +125,8 @@ pub fn Controls(ui: Ui) -> impl IntoView {
             )
         })
     };
+    // On a phone the settings start folded under their heading, so that the lenses are near the top.
+    let narrow = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|w| w.as_f64()).is_some_and(|w| w <= 700.0);
     view! {
         <section class="controls" aria-label="experiment settings">
             <label class="field wide" hidden=ui.hides("preset")>
@@ -144,11 +146,16 @@ pub fn Controls(ui: Ui) -> impl IntoView {
             </label>
             <p id="sized-note" class="sized">{sized}</p>
             // The canary's two fields are the pad's (`views::canary`).
-            {FIELDS
-                .iter()
-                .filter(|f| !f.name.starts_with("canary") && !ui.hides(f.name))
-                .map(|field| view! { <Control ui field /> })
-                .collect_view()}
+            <details class="settings more" open=!narrow>
+                <summary>"Settings"</summary>
+                <div class="settings-fields">
+                    {FIELDS
+                        .iter()
+                        .filter(|f| !f.name.starts_with("canary") && !ui.hides(f.name))
+                        .map(|field| view! { <Control ui field /> })
+                        .collect_view()}
+                </div>
+            </details>
             <div class="buttons">
                 <button id="run" on:click=move |_| ui.start() disabled=move || ui.activity.with(|a| a.busy())>
                     {move || if ui.report.with(|r| r.is_some()) { "Rerun" } else { "Run" }}

@@ -50,6 +50,10 @@ fn point_at(target: Option<&str>) {
         let _ = old.class_list().remove_1("tour-target");
     }
     if let Some(el) = target.and_then(|t| doc.query_selector(t).ok().flatten()) {
+        // A control folded away (the settings on a phone) is unfolded first.
+        if let Ok(Some(folded)) = el.closest("details:not([open])") {
+            let _ = folded.set_attribute("open", "");
+        }
         let _ = el.class_list().add_1("tour-target");
         let opts = web_sys::ScrollIntoViewOptions::new();
         opts.set_block(web_sys::ScrollLogicalPosition::Center);
