@@ -12,13 +12,14 @@ import zlib from 'node:zlib';
  *  { base, serve, outside, close }; `serve` holds switches: `slowData` sends the datasets at
  *  ~10 MB/s in small chunks, `failData` answers them with HTTP 503, `gzipEncoding` sends them with
  *  `Content-Encoding: gzip` (the browser unpacks them), `data` (bytes) replaces MNIST's asset,
- *  `failWorker` answers the training workers' script with a 404.
+ *  `failWorker` answers the training workers' script with a 404, `noWorkerGpu` sends it with a first
+ *  line that hides WebGPU from the workers (as browsers that offer it only to pages do).
  *  `more` serves other folders on the same origin, each under its own prefix: `{ '/tfjs/': dir }`
  *  (the TF.js peer of the benchmark); their URLs are in `bases` (`bases['/tfjs/']`). */
 export async function startServer(dist, prefix = '/spotlight/', more = {}) {
   const types = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.gz': 'application/octet-stream', '.json': 'application/json' };
   const roots = [[prefix, dist], ...Object.entries(more).map(([pre, dir]) => [pre, path.resolve(dir)])];
-  const serve = { slowData: false, failData: false, gzipEncoding: false, data: null, failWorker: false };
+  const serve = { slowData: false, failData: false, gzipEncoding: false, data: null, failWorker: false, noWorkerGpu: false };
   const outside = [];
   const server = http.createServer((req, res) => {
     const u = new URL(req.url, 'http://x');
@@ -31,7 +32,9 @@ export async function startServer(dist, prefix = '/spotlight/', more = {}) {
     if (!fs.existsSync(p) || (serve.failWorker && p.endsWith('spotlight-worker.js'))) { res.writeHead(404); return res.end('not found'); }
     const data = p.endsWith('.spds.gz');
     if (data && serve.failData) { res.writeHead(503, 'Service Unavailable'); return res.end('down'); }
-    const bytes = data && serve.data && p.endsWith('mnist.spds.gz') ? serve.data : null;
+    const hideGpu = "Object.defineProperty(WorkerNavigator.prototype, 'gpu', { get: () => undefined, configurable: true });\n";
+    const bytes = data && serve.data && p.endsWith('mnist.spds.gz') ? serve.data
+      : serve.noWorkerGpu && p.endsWith('spotlight-worker.js') ? Buffer.concat([Buffer.from(hideGpu), fs.readFileSync(p)]) : null;
     const size = bytes ? bytes.length : fs.statSync(p).size;
     const headers = { 'Content-Type': types[path.extname(p)] || 'application/octet-stream', 'Content-Length': size };
     if (data && serve.gzipEncoding) headers['Content-Encoding'] = 'gzip';

@@ -604,6 +604,22 @@ const tests = [
       serve.failWorker = false;
     }
   }],
+  ['WebGPU that the workers do not get: the run trains on the page\'s thread, and the banner says why', async () => {
+    serve.noWorkerGpu = true;
+    try {
+      const page = await open(`?backend=webgpu&run=1&${tiny}`);
+      await waitDone(page);
+      const s = await page.evaluate(() => ({ banner: document.querySelector('#backend-banner').textContent, workers: window.spotlightWorkers(),
+        auc: [...document.querySelectorAll('#attack-table .auc')].map((e) => e.textContent) }));
+      if (!/^Training on WebGPU.*training on the page's thread: this browser offers no WebGPU to workers/.test(s.banner)) throw new Error('banner: ' + s.banner);
+      if (s.workers !== 0 || s.auc.length !== 2) throw new Error(JSON.stringify(s));
+      if (page.errors.length) throw new Error(page.errors.join('\n'));
+      await page.close();
+      return `${s.banner.slice(0, 150)}; AUC ${s.auc}`;
+    } finally {
+      serve.noWorkerGpu = false;
+    }
+  }],
   ['a dataset sent with Content-Encoding: gzip (the browser unpacks it) loads and runs', async () => {
     serve.gzipEncoding = true;
     try {

@@ -9,25 +9,38 @@ use crate::state::Ui;
 use crate::views::tour::STEPS;
 use crate::web;
 
+/// A link with a button that copies it, the link itself shown, selectable (for when the clipboard
+/// is refused), and what the copy did. `ids`: the button's and the link's.
 #[component]
-pub fn ShareLink(ui: Ui) -> impl IntoView {
+fn CopyableLink(
+    ids: (&'static str, &'static str),
+    button: &'static str,
+    label: &'static str,
+    done: &'static str,
+    #[prop(into)] link: Signal<String>,
+) -> impl IntoView {
     let copied = RwSignal::new(String::new());
-    let link_text = move || format!("{}?{}", web::base_url(), ui.share_query(&ui.config.get()));
     view! {
         <div class="buttons">
-            <button id="copy-link" on:click=move |_| {
-                let text = link_text();
+            <button id=ids.0 on:click=move |_| {
+                let text = link.get_untracked();
                 spawn_local(async move {
                     copied.set(match web::copy(&text).await {
-                        Ok(()) => "Link copied.".into(),
+                        Ok(()) => done.to_string(),
                         Err(e) => format!("Copy failed ({e}); select the link below."),
                     });
                 });
-            }>"Copy link"</button>
+            }>{button}</button>
         </div>
-        <input id="share-link" class="share" readonly prop:value=link_text aria-label="share link" />
+        <input id=ids.1 class="share" readonly prop:value=move || link.get() aria-label=label />
         <span class="copied">{move || copied.get()}</span>
     }
+}
+
+#[component]
+pub fn ShareLink(ui: Ui) -> impl IntoView {
+    let link = Signal::derive(move || format!("{}?{}", web::base_url(), ui.share_query(&ui.config.get())));
+    view! { <CopyableLink ids=("copy-link", "share-link") button="Copy link" label="share link" done="Link copied." link /> }
 }
 
 /// A teacher's course link: the experiment in the controls, the parts of the page the class sees
@@ -37,12 +50,11 @@ pub fn CourseLink(ui: Ui) -> impl IntoView {
     let parts = course::parts();
     let shown = RwSignal::new(parts.iter().map(|(p, _)| !ui.hides(p)).collect::<Vec<bool>>());
     let tour = RwSignal::new(0usize);
-    let copied = RwSignal::new(String::new());
     let course = move || {
         let hidden = course::parts().into_iter().zip(shown.get()).filter(|(_, s)| !s).map(|((p, _), _)| p);
         Course::new(hidden, (tour.get() > 0).then(|| tour.get()))
     };
-    let link_text = move || format!("{}?{}", web::base_url(), ui.link_query(&ui.config.get(), course()));
+    let link = Signal::derive(move || format!("{}?{}", web::base_url(), ui.link_query(&ui.config.get(), course())));
     let boxes = parts
         .into_iter()
         .enumerate()
@@ -68,19 +80,8 @@ pub fn CourseLink(ui: Ui) -> impl IntoView {
                     {(1..=TOUR_STEPS).map(|n| view! { <option value=n.to_string()>{format!("{n}. {}", STEPS[n - 1].title)}</option> }).collect_view()}
                 </select>
             </label>
-            <div class="buttons">
-                <button id="copy-course-link" on:click=move |_| {
-                    let text = link_text();
-                    spawn_local(async move {
-                        copied.set(match web::copy(&text).await {
-                            Ok(()) => "Course link copied.".into(),
-                            Err(e) => format!("Copy failed ({e}); select the link below."),
-                        });
-                    });
-                }>"Copy course link"</button>
-            </div>
-            <input id="course-link" class="share" readonly prop:value=link_text aria-label="course link" />
-            <span class="copied">{move || copied.get()}</span>
+            <CopyableLink ids=("copy-course-link", "course-link") button="Copy course link" label="course link"
+                done="Course link copied." link />
         </details>
     }
 }
