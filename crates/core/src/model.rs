@@ -297,6 +297,17 @@ pub fn batch_norm_train<const D: usize>(
     (out.reshape(dims), mean.reshape([c]), var.reshape([c]))
 }
 
+/// BN and the ReLU after it in one kernel on burn-flex, unless the variance's own gradient is asked
+/// for (the regularizers that differentiate through σ); `None` elsewhere (burn's ops then).
+fn fused_bn_relu<const D: usize>(x: &Tensor<D>, bn: &BatchNorm, tracked: bool) -> Option<(Tensor<D>, Tensor<1>, Tensor<1>)> {
+    #[cfg(feature = "flex")]
+    if !tracked {
+        return crate::kernels::batch_norm_train(x.clone(), bn.gamma.val(), bn.beta.val(), bn.epsilon, true);
+    }
+    let _ = (x, bn, tracked);
+    None
+}
+
 /// Batch norm in the given mode, then the ReLU. In train and probe modes it also returns the batch variance,
 /// detached (and, when asked, the same variance with its gradient tracked); only train mode updates the running statistics (momentum as
 /// configured in the layer, like burn's own `BatchNorm`).
@@ -312,16 +323,7 @@ fn bn_relu<const D: usize>(bn: &BatchNorm, x: Tensor<D>, mode: Mode, stats: &mut
             bn.epsilon,
         ));
     }
-    // BN and the ReLU after it in one kernel on burn-flex (unless the variance's own gradient is asked for: the regularizers
-    // that differentiate through σ); burn's ops elsewhere.
-    #[cfg(feature = "flex")]
-    let fused = if stats.tracked.is_none() {
-        crate::kernels::batch_norm_train(x.clone(), bn.gamma.val(), bn.beta.val(), bn.epsilon, true)
-    } else {
-        None
-    };
-    #[cfg(not(feature = "flex"))]
-    let fused: Option<(Tensor<D>, Tensor<1>, Tensor<1>)> = None;
+    let fused = fused_bn_relu(&x, bn, stats.tracked.is_some());
     let (out, mean, variance) = fused.unwrap_or_else(|| {
         let (out, mean, variance) = batch_norm_train(x, bn.gamma.val(), bn.beta.val(), bn.epsilon);
         (relu(out), mean, variance)

@@ -419,20 +419,15 @@ pub fn paper_charts(table: &PaperTable) -> Vec<(&'static str, String)> {
             let layers = c.gamma_sigma.len() as f64;
             let mean = |m: &Vec<Vec<f64>>| -> Vec<f64> { (0..m[0].len()).map(|e| m.iter().map(|l| l[e]).sum::<f64>() / layers).collect() };
             let (color, dash) = noise_look(c.noise);
-            gs.push(Line {
+            let line = |per_layer| Line {
                 label: format!("{:.0}% noise", 100.0 * c.noise),
                 color,
                 dash,
                 width: 2,
-                points: epoch_points(&mean(&c.gamma_sigma)),
-            });
-            gamma.push(Line {
-                label: format!("{:.0}% noise", 100.0 * c.noise),
-                color,
-                dash,
-                width: 2,
-                points: epoch_points(&mean(&c.mean_gamma)),
-            });
+                points: epoch_points(&mean(per_layer)),
+            };
+            gs.push(line(&c.gamma_sigma));
+            gamma.push(line(&c.mean_gamma));
         }
     }
     vec![
