@@ -31,6 +31,8 @@ pub fn ProgressView(ui: Ui) -> impl IntoView {
         }
     };
     let percent = move || format!("{:.0}", 100.0 * ui.bar.get().fraction);
+    // Changes only when its text does: a live region is not told the same thing twice.
+    let announced = Memo::new(move |_| status(ui));
     view! {
         <section class="progress" aria-label="progress" data-runs=move || ui.runs_started.get()>
             <div class="bar" role="progressbar" aria-label="experiment progress" aria-valuemin="0" aria-valuemax="100"
@@ -39,7 +41,7 @@ pub fn ProgressView(ui: Ui) -> impl IntoView {
             </div>
             // Changes many times a second while training: read by eye; the status below is announced.
             <div id="progress-text" aria-hidden="true">{text}</div>
-            <p id="progress-status" class="sr-only" role="status" aria-live="polite">{move || status(ui)}</p>
+            <p id="progress-status" class="sr-only" role="status" aria-live="polite">{announced}</p>
             <Show when=move || matches!(ui.activity.get(), Activity::LoadFailed(_))>
                 <button id="retry" on:click=move |_| ui.start()>"Retry"</button>
             </Show>
@@ -54,7 +56,8 @@ pub fn ProgressView(ui: Ui) -> impl IntoView {
 fn status(ui: Ui) -> String {
     match ui.activity.get() {
         Activity::Idle => String::new(),
-        Activity::Loading(s) => s,
+        // What is loading, without the download's running figures ("Loading mnist.spds.gz").
+        Activity::Loading(s) => s.split(':').next().unwrap_or_default().to_string(),
         Activity::Training => {
             let quarter = (4.0 * ui.bar.with(|b| b.fraction)).floor().clamp(0.0, 3.0) as u32;
             format!("Training: {}% done.", 25 * quarter)
