@@ -12,6 +12,7 @@ use spotlight_core::bench::{BenchReport, ComparisonTime, PhaseTimes};
 use spotlight_core::config::Config;
 use spotlight_core::course::Course;
 use spotlight_core::link::{self, Link};
+use spotlight_i18n::{Lang, Texts};
 
 use crate::backend::{self, Backend};
 use crate::{session, web};
@@ -81,6 +82,9 @@ pub struct Ui {
     pub course: StoredValue<Course>,
     /// The guided tour's step, 1-based, while it is open.
     pub tour: RwSignal<Option<usize>>,
+    /// The page's language: the link's `lang=`, else the browser's first language the page has;
+    /// the language menu changes it.
+    pub lang: RwSignal<Lang>,
 }
 
 impl Ui {
@@ -109,7 +113,29 @@ impl Ui {
             base: RwSignal::new(Config::default()),
             course: StoredValue::new(link.course.clone()),
             tour: RwSignal::new(link.course.tour),
+            lang: RwSignal::new(match link.course.lang {
+                Some(code) => Lang::parse(code).unwrap_or_default(),
+                None => Lang::preferred(web::browser_languages().iter().map(String::as_str)),
+            }),
         }
+    }
+
+    /// Every text in the page's language (tracked: a view that reads it follows the menu).
+    pub fn t(self) -> &'static Texts {
+        self.lang.get().texts()
+    }
+
+    /// The page's language, untracked (for a notice written once).
+    pub fn lang_now(self) -> Lang {
+        self.lang.get_untracked()
+    }
+
+    /// Switches the page's language; its links keep it from now on.
+    pub fn set_lang(self, lang: Lang) {
+        self.course.update_value(|c| *c = c.clone().with_lang(Some(lang.code())));
+        self.lang.set(lang);
+        web::set_page_lang(lang.code());
+        web::replace_query(&self.share_query(&self.config.get_untracked()));
     }
 
     /// Whether the page's link hides `part` (a name of `course::parts`).
@@ -170,10 +196,11 @@ impl Ui {
         self.config.set(c);
     }
 
-    /// The share link of a config: the config, what the page's link hides and the backend the page
-    /// was opened with (never `run=1`, nor the tour's step).
+    /// The share link of a config: the config, what the page's link hides, its language (the
+    /// link's or one picked in the menu) and the backend the page was opened with (never `run=1`,
+    /// nor the tour's step).
     pub fn share_query(self, c: &Config) -> String {
-        let hidden = self.course.with_value(|k| Course::new(k.hidden().iter().copied(), None));
+        let hidden = self.course.with_value(|k| Course::new(k.hidden().iter().copied(), None).with_lang(k.lang));
         self.link_query(c, hidden)
     }
 

@@ -184,6 +184,18 @@ pub fn add_body_class(class: &str) {
     }
 }
 
+/// The browser's preferred languages, in order (`navigator.languages`).
+pub fn browser_languages() -> Vec<String> {
+    window().navigator().languages().iter().filter_map(|v| v.as_string()).collect()
+}
+
+/// Sets the page's language (`<html lang>`), for screen readers and the browser's own texts.
+pub fn set_page_lang(code: &str) {
+    if let Some(root) = window().document().and_then(|d| d.document_element()) {
+        let _ = root.set_attribute("lang", code);
+    }
+}
+
 /// Copies text to the clipboard.
 pub async fn copy(text: &str) -> Result<(), String> {
     let clip = window().navigator().clipboard();

@@ -4,8 +4,8 @@
 //! (`label_noise`), the preset menu and the share link (`preset`, `share`), a view by its short
 //! name (`accuracy`, `attack`, …) and the explanation texts as `teach`. `hide=a,b` hides those;
 //! `show=a,b` hides every part but those (a link can show only the noise slider and the
-//! memorization chart); `tour=N` opens the tour at step N. The Run and Cancel buttons and the
-//! progress are never hidden.
+//! memorization chart); `tour=N` opens the tour at step N; `lang=es` opens the page in that
+//! language (one of [`LANGS`]). The Run and Cancel buttons and the progress are never hidden.
 
 use crate::config::{FIELDS, Kind};
 
@@ -23,6 +23,9 @@ pub const VIEWS: [(&str, &str); 8] = [
 
 /// The other parts: the preset menu, the share link and the explanation texts.
 pub const EXTRAS: [(&str, &str); 3] = [("preset", "Preset menu"), ("share", "Share link"), ("teach", "Explanations")];
+
+/// The page's languages, by code (their texts are the app's, `spotlight-i18n`).
+pub const LANGS: [&str; 3] = ["en", "es", "pt"];
 
 /// How many steps the guided tour has.
 pub const TOUR_STEPS: usize = 4;
@@ -50,16 +53,23 @@ pub struct Course {
     hidden: Vec<&'static str>,
     /// The tour's step (1 to [`TOUR_STEPS`]) to open at.
     pub tour: Option<usize>,
+    /// The page's language (one of [`LANGS`]), when the link names one.
+    pub lang: Option<&'static str>,
 }
 
 impl Course {
     /// A course hiding `hidden` (unknown names are left out), its tour opening at `tour`.
     pub fn new<'a>(hidden: impl IntoIterator<Item = &'a str>, tour: Option<usize>) -> Self {
-        let mut c = Self { hidden: Vec::new(), tour: tour.filter(|t| (1..=TOUR_STEPS).contains(t)) };
+        let mut c = Self { hidden: Vec::new(), tour: tour.filter(|t| (1..=TOUR_STEPS).contains(t)), lang: None };
         for h in hidden {
             c.hide(h);
         }
         c
+    }
+
+    /// The same course in language `lang` (none when it is not one of [`LANGS`]).
+    pub fn with_lang(self, lang: Option<&str>) -> Self {
+        Self { lang: lang.and_then(|l| read_lang(l).ok()), ..self }
     }
 
     /// Hides `part` (nothing when it is not a part's name).
@@ -84,11 +94,11 @@ impl Course {
 
     /// Whether the course changes nothing (an ordinary link).
     pub fn is_empty(&self) -> bool {
-        self.hidden.is_empty() && self.tour.is_none()
+        self.hidden.is_empty() && self.tour.is_none() && self.lang.is_none()
     }
 
     /// The link's part for the course (without a leading `&`; empty for an empty course): `show=`
-    /// or `hide=`, whichever is shorter, then `tour=`.
+    /// or `hide=`, whichever is shorter, then `tour=` and `lang=`.
     pub fn to_query(&self) -> String {
         let mut out = Vec::new();
         if !self.hidden.is_empty() {
@@ -98,6 +108,9 @@ impl Course {
         }
         if let Some(t) = self.tour {
             out.push(format!("tour={t}"));
+        }
+        if let Some(l) = self.lang {
+            out.push(format!("lang={l}"));
         }
         out.join("&")
     }
@@ -114,6 +127,12 @@ pub fn read_tour(value: &str) -> Result<usize, String> {
         Ok(t) if (1..=TOUR_STEPS).contains(&t) => Ok(t),
         _ => Err(format!("a tour step is a whole number from 1 to {TOUR_STEPS}")),
     }
+}
+
+/// Reads a `lang=` value: one of [`LANGS`].
+pub fn read_lang(value: &str) -> Result<&'static str, String> {
+    let v = value.trim();
+    LANGS.into_iter().find(|l| *l == v).ok_or_else(|| format!("expected one of {}", LANGS.join(", ")))
 }
 
 #[cfg(test)]
@@ -145,5 +164,11 @@ mod tests {
         assert_eq!(read_list("seed, x ,,accuracy"), (vec!["seed", "accuracy"], vec!["x"]));
         assert_eq!(read_tour("3"), Ok(3));
         assert!(read_tour("0").is_err() && read_tour("5").is_err() && read_tour("x").is_err());
+        let es = Course::new(["seed"], None).with_lang(Some("es"));
+        assert_eq!(es.to_query(), "hide=seed&lang=es");
+        assert!(!Course::default().with_lang(Some("pt")).is_empty());
+        assert_eq!(Course::default().with_lang(Some("de")).lang, None);
+        assert_eq!(read_lang("pt"), Ok("pt"));
+        assert!(read_lang("de").unwrap_err().contains("en, es, pt"));
     }
 }

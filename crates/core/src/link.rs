@@ -22,8 +22,8 @@ pub const MAX_PAIRS: usize = 64;
 /// Query keys that are not `Config` fields but belong to the link: `run=1` starts the experiment at
 /// once, `backend=` picks the backend in the app, `bench=1` runs the app's benchmark (throughput
 /// per backend and model, then the wall time of the link's comparison); a course link's `hide=`,
-/// `show=` and `tour=` ([`crate::course`]).
-pub const LINK_KEYS: [&str; 6] = ["run", "backend", "bench", "hide", "show", "tour"];
+/// `show=`, `tour=` and `lang=` ([`crate::course`]).
+pub const LINK_KEYS: [&str; 7] = ["run", "backend", "bench", "hide", "show", "tour", "lang"];
 
 /// Something in a link that could not be used as it was.
 #[derive(Clone, Debug, PartialEq)]
@@ -157,6 +157,10 @@ pub fn parse(query: &str) -> Link {
                 let known = known.into_iter().map(str::to_string).collect();
                 if key == "show" { show = Some(known) } else { hide = known }
             }
+            "lang" => match course::read_lang(&value) {
+                Ok(l) => link.course.lang = Some(l),
+                Err(reason) => link.notices.push(Notice::Invalid { key, value, reason }),
+            },
             "tour" => match course::read_tour(&value) {
                 Ok(t) => link.course.tour = Some(t),
                 Err(reason) => link.notices.push(Notice::Invalid { key, value, reason }),
@@ -185,7 +189,7 @@ pub fn parse(query: &str) -> Link {
         None => Vec::new(),
     };
     hidden.extend(hide);
-    link.course = Course::new(hidden.iter().map(String::as_str), link.course.tour);
+    link.course = Course::new(hidden.iter().map(String::as_str), link.course.tour).with_lang(link.course.lang);
     let config: Config = serde_json::from_value(serde_json::Value::Object(fields)).unwrap_or_default();
     match config.validate() {
         Ok(()) => link.config = config,
@@ -358,21 +362,23 @@ mod tests {
 
     #[test]
     fn a_course_link_hides_parts_opens_the_tour_and_round_trips() {
-        let l = parse("label_noise=0.2&show=label_noise,accuracy&tour=2");
+        let l = parse("label_noise=0.2&show=label_noise,accuracy&tour=2&lang=pt");
         assert!(l.notices.is_empty(), "{:?}", l.notices);
         assert!(!l.course.hides("label_noise") && !l.course.hides("accuracy"));
         assert!(l.course.hides("epochs") && l.course.hides("teach") && l.course.hides("attack"));
-        assert_eq!(l.course.tour, Some(2));
+        assert_eq!((l.course.tour, l.course.lang), (Some(2), Some("pt")));
         let q = l.to_query();
-        assert!(q.ends_with("&show=label_noise,accuracy&tour=2"), "{q}");
+        assert!(q.ends_with("&show=label_noise,accuracy&tour=2&lang=pt"), "{q}");
         assert_eq!(parse(&q), l);
         // `hide=` on top of `show=`; bad names and steps are notices, the rest is kept.
-        let l = parse("show=seed,teach,bogus&hide=teach&tour=7");
+        let l = parse("show=seed,teach,bogus&hide=teach&tour=7&lang=xx");
         assert!(!l.course.hides("seed") && l.course.hides("teach") && l.course.tour.is_none());
         let keys: Vec<(&str, String)> = l.notices.iter().map(|n| (n.key(), n.to_string())).collect();
-        assert_eq!(keys.len(), 2, "{keys:?}");
+        assert_eq!(keys.len(), 3, "{keys:?}");
         assert_eq!(keys[0], ("show", "show: \"bogus\" is not valid (not a part of the page); kept the default".to_string()));
         assert_eq!(keys[1].0, "tour");
+        assert_eq!(keys[2], ("lang", "lang: \"xx\" is not valid (expected one of en, es, pt); kept the default".to_string()));
+        assert_eq!(l.course.lang, None);
         assert!(parse("").course.is_empty() && !parse("").to_query().contains("hide"));
         assert!(!parse("hide=teach").config_given, "the course alone names no setting");
     }
