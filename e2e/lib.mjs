@@ -86,6 +86,8 @@ export async function launch() {
     args: ['--headless=new', '--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--enable-unsafe-webgpu', '--js-flags=--expose-gc'],
     viewport: { width: 1280, height: 900 },
+    // The page picks its language from the browser's: English for every test that does not say.
+    locale: 'en-US',
     timeout: 60000,
   });
 
@@ -164,7 +166,8 @@ export async function open(ctx, base, query = '', init = null) {
   page.on('dialog', (d) => { log.push('dialog: ' + d.message()); d.dismiss(); });
   await page.goto(base + query);
   await page.waitForSelector('#backend-banner', { timeout: 60000 });
-  await page.waitForFunction(() => /Backend: (WebGPU|CPU)|Training on/.test(document.querySelector('#backend-banner')?.textContent || ''), null, { timeout: 60000 });
+  // The backend chosen (in any of the page's languages).
+  await page.waitForSelector('#backend-banner[data-chosen]', { timeout: 60000 });
   page.errors = log;
   return page;
 }

@@ -10,6 +10,8 @@ use leptos::prelude::*;
 use spotlight_core::backend::BackendName;
 use spotlight_core::burn::tensor::Device;
 
+use spotlight_i18n::status::Status;
+
 use crate::web;
 
 /// A backend, with why it was chosen when it is not the one asked for (or not WebGPU).
@@ -17,25 +19,79 @@ use crate::web;
 pub struct Backend {
     /// The CPU backend's device; `None` on WebGPU (see [`page_gpu`]).
     pub device: Option<Device>,
+    /// Its name in the report (English: data, like the report's other names); the page shows it
+    /// with [`shown`].
     pub label: String,
     pub gpu: bool,
-    pub why: Option<String>,
+    pub why: Option<Why>,
+}
+
+/// Why the page trains on the backend it does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Why {
+    /// A GPU device was lost: the browser's reason.
+    Lost(String),
+    LinkCpu,
+    /// The link asks for burn-ndarray, which the page is built without.
+    LinkNdarrayMissing,
+    LinkNdarray,
+    /// The browser gave no WebGPU adapter.
+    NoAdapter(web::NoAdapter),
+    /// WebGPU is only a software fallback: the adapter's name.
+    Fallback(String),
+}
+
+impl Why {
+    /// The reason in words.
+    pub fn describe(&self, s: &Status) -> String {
+        let b = &s.banner;
+        match self {
+            Self::Lost(why) => (b.lost)(if why.is_empty() { b.no_reason } else { why }),
+            Self::LinkCpu => b.link_cpu.into(),
+            Self::LinkNdarrayMissing => b.link_ndarray_missing.into(),
+            Self::LinkNdarray => b.link_ndarray.into(),
+            Self::NoAdapter(web::NoAdapter::Missing) => b.no_webgpu.into(),
+            Self::NoAdapter(web::NoAdapter::NotAFunction) => b.no_request_adapter.into(),
+            Self::NoAdapter(web::NoAdapter::NoPromise) => b.no_promise.into(),
+            Self::NoAdapter(web::NoAdapter::Null) => b.no_adapter.into(),
+            Self::NoAdapter(web::NoAdapter::Browser(e)) => (b.adapter_error)(e),
+            Self::Fallback(name) => (b.software_fallback)(name),
+        }
+    }
 }
 
 impl Backend {
     /// A CPU backend built into the app (burn-flex in WebAssembly; burn-ndarray where built in).
-    pub fn cpu(name: BackendName, why: Option<String>) -> Self {
+    pub fn cpu(name: BackendName, why: Option<Why>) -> Self {
         let device = name.cpu_device().expect("CPU backends are built into the app");
-        Self { device: Some(device), label: format!("CPU ({name}, in WebAssembly)"), gpu: false, why }
+        Self { device: Some(device), label: (spotlight_i18n::EN.status.banner.cpu)(&name.to_string()), gpu: false, why }
     }
 
     /// Its label, and why it was chosen when there is a reason to say.
-    pub fn describe(&self) -> String {
+    pub fn describe(&self, s: &Status) -> String {
         match &self.why {
-            None => self.label.clone(),
-            Some(w) => format!("{} — {w}", self.label),
+            None => shown(&self.label, s),
+            Some(w) => format!("{} — {}", shown(&self.label, s), w.describe(s)),
         }
     }
+}
+
+/// A backend's label (the report's, English) in the page's language: "CPU (flex, in
+/// WebAssembly)", "WebGPU: vendor/architecture (fallback adapter)"; another label as it is.
+pub fn shown(label: &str, s: &Status) -> String {
+    let b = &s.banner;
+    if let Some(name) = label.strip_prefix("CPU (").and_then(|r| r.strip_suffix(", in WebAssembly)")) {
+        return (b.cpu)(name);
+    }
+    if let Some(adapter) = label.strip_prefix("WebGPU: ") {
+        let (name, fallback) = match adapter.strip_suffix(" (fallback adapter)") {
+            Some(n) => (n, true),
+            None => (adapter, false),
+        };
+        let name = if name == web::UNNAMED_ADAPTER { b.unnamed_adapter } else { name };
+        return if fallback { format!("WebGPU: {name} ({})", b.fallback_adapter) } else { format!("WebGPU: {name}") };
+    }
+    label.to_string()
 }
 
 /// WebGPU unless the link asks for a CPU backend, WebGPU is missing or only a software fallback
@@ -44,32 +100,17 @@ impl Backend {
 /// Choosing WebGPU asks only for an adapter: the devices are opened where the models train.
 pub async fn choose(pref: Option<BackendName>, lost: Option<String>) -> Backend {
     if let Some(why) = lost {
-        return Backend::cpu(
-            BackendName::Flex,
-            Some(format!("the GPU device was lost ({why}); the CPU from now on, reload to try WebGPU again")),
-        );
+        return Backend::cpu(BackendName::Flex, Some(Why::Lost(why)));
     }
     match pref {
-        Some(BackendName::Flex) => Backend::cpu(BackendName::Flex, Some("the link asks for the CPU backend".into())),
+        Some(BackendName::Flex) => Backend::cpu(BackendName::Flex, Some(Why::LinkCpu)),
         // burn-ndarray is not in the page: ~4× slower than burn-flex in the browser here, it served only a bench row.
-        Some(BackendName::Ndarray) if !BackendName::Ndarray.compiled() => Backend::cpu(
-            BackendName::Flex,
-            Some(
-                "the link asks for burn-ndarray, which the page does not include (the CLI has it); the CPU backend burn-flex instead"
-                    .into(),
-            ),
-        ),
-        Some(BackendName::Ndarray) => Backend::cpu(BackendName::Ndarray, Some("the link asks for burn-ndarray".into())),
+        Some(BackendName::Ndarray) if !BackendName::Ndarray.compiled() => Backend::cpu(BackendName::Flex, Some(Why::LinkNdarrayMissing)),
+        Some(BackendName::Ndarray) => Backend::cpu(BackendName::Ndarray, Some(Why::LinkNdarray)),
         Some(BackendName::Wgpu) | None => match web::webgpu_adapter().await {
-            Err(why) => Backend::cpu(BackendName::Flex, Some(why)),
+            Err(why) => Backend::cpu(BackendName::Flex, Some(Why::NoAdapter(why))),
             // A fallback adapter is software, not a GPU: slower than the CPU backend (~10× here).
-            Ok(adapter) if adapter.fallback && pref.is_none() => Backend::cpu(
-                BackendName::Flex,
-                Some(format!(
-                    "WebGPU here is only a software fallback ({}), slower than the CPU backend; backend=webgpu in the link uses it anyway",
-                    adapter.name
-                )),
-            ),
+            Ok(adapter) if adapter.fallback && pref.is_none() => Backend::cpu(BackendName::Flex, Some(Why::Fallback(adapter.name))),
             Ok(adapter) => Backend { device: None, label: format!("WebGPU: {}", adapter.describe()), gpu: true, why: None },
         },
     }
@@ -82,12 +123,13 @@ thread_local! {
 }
 
 /// This instance's WebGPU device, opened on first use; `on_lost` gets the browser's reason if it is
-/// lost (the first opener's: the page and each worker open theirs in one place).
+/// lost (the first opener's: the page and each worker open theirs in one place). The error is
+/// burn's, as it writes it (the caller says "WebGPU could not start" around it: `webgpu_failed`).
 pub async fn webgpu_device(on_lost: impl FnOnce(String) + 'static) -> Result<Device, String> {
     if let Some(d) = webgpu_opened() {
         return Ok(d);
     }
-    let (device, setup) = Device::wgpu_options().init_with_setup_async().await.map_err(|e| format!("WebGPU could not start ({e:?})"))?;
+    let (device, setup) = Device::wgpu_options().init_with_setup_async().await.map_err(|e| format!("{e:?}"))?;
     let raw: wasm_bindgen::JsValue =
         setup.device.as_webgpu().map(|d| AsRef::<wasm_bindgen::JsValue>::as_ref(d).clone()).unwrap_or_default();
     web::on_device_lost(&raw, on_lost);

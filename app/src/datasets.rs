@@ -9,7 +9,7 @@ use spotlight_core::config::DatasetName;
 use spotlight_core::data::Dataset;
 use spotlight_core::data::asset::{MAX_ASSET_BYTES, is_gzip};
 
-use crate::state::{Activity, Ui};
+use crate::state::{Activity, Loading, Ui};
 use crate::web;
 
 thread_local! {
@@ -25,33 +25,31 @@ pub async fn load(name: DatasetName, ui: Ui) -> Result<Rc<Dataset>, String> {
     if let Some(d) = DATASETS.with(|m| m.borrow().get(file).cloned()) {
         return Ok(d);
     }
-    ui.activity.set(Activity::Loading(format!("Loading {file}…")));
+    // An error is written in the language of the moment it happens.
+    let s = &ui.lang_now().texts().status.load;
+    ui.activity.set(Activity::Loading(Loading::Fetching { file, got: None }));
     let mut last = 0.0;
-    let bytes = web::fetch_bytes(&format!("data/{file}"), MAX_ASSET_BYTES, |got, total| {
+    let bytes = web::fetch_bytes(&format!("data/{file}"), MAX_ASSET_BYTES, s, |got, total| {
         let now = web::now_ms();
         if now - last < 50.0 {
             return;
         }
         last = now;
-        let mb = |b: u64| b as f64 / 1e6;
-        let (text, fraction) = match total {
+        let (total, fraction) = match total {
             // With `Content-Encoding: gzip` the length is the compressed one, the bytes unpacked.
-            Some(t) if t > 0 && got <= t => {
-                let f = (got as f64 / t as f64).min(1.0);
-                (format!("Loading {file}: {:.1} of {:.1} MB ({:.0}%)", mb(got), mb(t), 100.0 * f), f)
-            }
-            _ => (format!("Loading {file}: {:.1} MB", mb(got)), 0.0),
+            Some(t) if t > 0 && got <= t => (Some(t), (got as f64 / t as f64).min(1.0)),
+            _ => (None, 0.0),
         };
-        ui.activity.set(Activity::Loading(text));
+        ui.activity.set(Activity::Loading(Loading::Fetching { file, got: Some((got, total)) }));
         ui.bar.update(|b| b.fraction = fraction);
     })
     .await?;
     ui.bar.update(|b| b.fraction = 1.0);
-    ui.activity.set(Activity::Loading(format!("Unpacking {file} ({:.1} MB)…", bytes.len() as f64 / 1e6)));
+    ui.activity.set(Activity::Loading(Loading::Unpacking { file, bytes: bytes.len() }));
     web::yield_now().await;
     // The browser un-gzips off the page's critical path; the core's decoder then only parses. A
     // server that sent the file with `Content-Encoding: gzip` made the browser unpack it already.
-    let unpacked = if is_gzip(&bytes) { web::gunzip(&bytes, MAX_ASSET_BYTES).await } else { None };
+    let unpacked = if is_gzip(&bytes) { web::gunzip(&bytes, MAX_ASSET_BYTES, s).await } else { None };
     let bytes = match unpacked {
         Some(r) => {
             let raw = r.map_err(|e| format!("{file}: {e}"))?;

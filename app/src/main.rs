@@ -7,6 +7,7 @@
 
 mod backend;
 mod datasets;
+mod notice_text;
 mod pool;
 mod session;
 mod state;
@@ -21,7 +22,7 @@ use spotlight_core::link::{self, AutoRun, Link};
 
 use crate::backend::Backend;
 use crate::state::Ui;
-use crate::views::{attack, banner, bench, canary, charts, controls, gallery, paper, progress, tour};
+use crate::views::{attack, banner, bench, canary, charts, controls, gallery, language, paper, progress, tour};
 
 #[component]
 fn App() -> impl IntoView {
@@ -35,6 +36,8 @@ fn App() -> impl IntoView {
     // A view unless the page's link hides it.
     let unless_hidden = move |part: &str, v: AnyView| (!ui.hides(part)).then_some(v);
     web::ask_before_leaving(move || ui.busy());
+    // The page's language, its `<html lang>` and title follow the language menu.
+    Effect::new(move || web::set_page_lang(ui.lang.get().code(), ui.t().page.title));
     spawn_local(async move {
         let be = ui.backend.await;
         // The default experiment sized to the backend, unless the link names a setting (or a
@@ -59,9 +62,9 @@ fn App() -> impl IntoView {
     });
     view! {
         <header>
+            <language::LanguageMenu ui />
             <h1>"Spotlight"</h1>
-            <p class="lede">"Watch Batch Normalization make a neural network memorize outliers — and leak them to a membership-inference
-               attacker. Two LeNet-5s, one with BN and one without, train side by side on the same data and seed, in your browser."</p>
+            <p class="lede">{ui.tr(|t| t.page.lede)}</p>
             <banner::Banner ui />
             <banner::Notices ui />
             <tour::TourButton ui />
@@ -90,10 +93,10 @@ fn App() -> impl IntoView {
                 </div>
             }.into_any())}
             {unless_hidden("gallery", view! { <gallery::GalleryView ui /> }.into_any())}
-            {unless_hidden("paper", view! { <paper::PaperPanel /> }.into_any())}
+            {unless_hidden("paper", view! { <paper::PaperPanel ui /> }.into_any())}
             {unless_hidden("bench", view! { <bench::BenchView ui /> }.into_any())}
         </main>
-        <footer>"After Doan, Gu & Alouani (2026), \"Batch Normalization Amplifies Memorization and Privacy Risks\". Runs entirely in this page; no data leaves it."</footer>
+        <footer>{ui.tr(|t| t.page.footer)}</footer>
     }
 }
 

@@ -21,13 +21,14 @@ use spotlight_core::config::Config;
 use spotlight_core::driver::Ending;
 use spotlight_core::experiment_data::ExperimentData;
 use spotlight_core::report::Report;
+use spotlight_i18n::status::Failure;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
-use crate::state::{Bar, Ui};
+use crate::state::{Bar, Doing, Ui};
 use crate::web;
-use crate::worker::{FromWorker, ToWorker, data_parts};
+use crate::worker::{FromWorker, ToWorker, Trouble, data_parts};
 
 /// The script that starts a worker (copied next to the page by trunk; relative, so the page
 /// works under a sub-path).
@@ -93,37 +94,36 @@ impl Drop for Pool {
 }
 
 impl Pool {
-    fn spawn(n: usize) -> Result<Self, String> {
-        let glue = glue_url()?;
+    fn spawn(n: usize, f: &Failure) -> Result<Self, String> {
+        let glue = glue_url(f)?;
         let inbox: Rc<RefCell<VecDeque<(usize, FromWorker)>>> = Rc::default();
         let opts = WorkerOptions::new();
         opts.set_type(WorkerType::Module);
         let mut pool = Self { workers: Vec::new(), inbox: inbox.clone(), _handlers: Vec::new() };
         MEMORY.with(|m| *m.borrow_mut() = vec![0.0; n]);
         for i in 0..n {
-            let w = Worker::new_with_options(WORKER_SCRIPT, &opts).map_err(|e| format!("a Web Worker could not start: {e:?}"))?;
+            let w = Worker::new_with_options(WORKER_SCRIPT, &opts).map_err(|e| (f.worker_start)(&format!("{e:?}")))?;
             let inbox_msg = inbox.clone();
             let on_message = Closure::<dyn Fn(JsValue)>::new(move |e: JsValue| {
                 let data = e.unchecked_into::<MessageEvent>().data();
                 let msg = data
                     .as_string()
                     .and_then(|t| serde_json::from_str(&t).ok())
-                    .unwrap_or_else(|| FromWorker::Failed(format!("a worker sent a message the page cannot read: {data:?}")));
+                    .unwrap_or_else(|| FromWorker::Failed(Trouble::PageCannotRead(format!("{data:?}"))));
                 inbox_msg.borrow_mut().push_back((i, msg));
             });
             let inbox_err = inbox.clone();
             // An error that escapes the worker (a trap in its wasm, a script that did not load).
             let on_error = Closure::<dyn Fn(JsValue)>::new(move |e: JsValue| {
                 let text = js_sys::Reflect::get(&e, &"message".into()).ok().and_then(|m| m.as_string());
-                let text = text.filter(|t| !t.is_empty()).unwrap_or_else(|| "the worker's script failed to load or run".into());
-                inbox_err.borrow_mut().push_back((i, FromWorker::Failed(format!("a training worker failed: {text}"))));
+                inbox_err.borrow_mut().push_back((i, FromWorker::Failed(Trouble::Escaped(text.filter(|t| !t.is_empty())))));
             });
             w.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
             w.set_onerror(Some(on_error.as_ref().unchecked_ref()));
             w.set_onmessageerror(Some(on_error.as_ref().unchecked_ref()));
             // The first message: where the module's JS is, and the module the page compiled.
             let init = js_sys::Array::of2(&glue.clone().into(), &wasm_bindgen::module());
-            w.post_message(&init).map_err(|e| format!("a Web Worker could not be started: {e:?}"))?;
+            w.post_message(&init).map_err(|e| (f.worker_started)(&format!("{e:?}")))?;
             LIVE.with(|l| l.borrow_mut().push(w.clone()));
             pool.workers.push(w);
             pool._handlers.extend([on_message, on_error]);
@@ -144,14 +144,14 @@ impl Pool {
 }
 
 /// The URL of the page's wasm-bindgen JS (trunk preloads it with a `modulepreload` link).
-fn glue_url() -> Result<String, String> {
-    let doc = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+fn glue_url(f: &Failure) -> Result<String, String> {
+    let doc = web_sys::window().and_then(|w| w.document()).ok_or(f.no_document)?;
     let link = doc
         .query_selector("link[rel=modulepreload][href$='.js']")
         .ok()
         .flatten()
         .and_then(|l| l.get_attribute("href"))
-        .ok_or("the page does not name its module (no modulepreload link)")?;
+        .ok_or(f.no_module)?;
     let base = doc.base_uri().ok().flatten().unwrap_or_default();
     web_sys::Url::new_with_base(&link, &base).map(|u| u.href()).map_err(|e| format!("{e:?}"))
 }
@@ -184,7 +184,9 @@ pub async fn run(config: &Config, data: &ExperimentData, backend: &str, gpu: boo
         workers: n,
         no_gpu: None,
     };
-    let pool = match Pool::spawn(n) {
+    // A failure is written in the language of the moment it happens.
+    let words = || &ui.lang_now().texts().status.failure;
+    let pool = match Pool::spawn(n, words()) {
         Ok(p) => p,
         Err(e) => return outcome(&board, Ending::Cancelled, Some(e)),
     };
@@ -206,7 +208,7 @@ pub async fn run(config: &Config, data: &ExperimentData, backend: &str, gpu: boo
             match msg {
                 FromWorker::Ready => {
                     if let Err(e) = pool.post_data(i, data) {
-                        return outcome(&board, Ending::Cancelled, Some(format!("the data could not be sent to a worker: {e}")));
+                        return outcome(&board, Ending::Cancelled, Some((words().data_not_sent)(&e)));
                     }
                     slots[i] = Slot::Idle;
                 }
@@ -229,9 +231,11 @@ pub async fn run(config: &Config, data: &ExperimentData, backend: &str, gpu: boo
                     board.attack_done(variant, result);
                     (slots[i], changed) = (Slot::Idle, true);
                 }
-                FromWorker::Failed(why) if !gpu => return outcome(&board, Ending::Cancelled, Some(why)),
+                FromWorker::Failed(why) if !gpu => {
+                    return outcome(&board, Ending::Cancelled, Some(why.describe(&ui.lang_now().texts().status)));
+                }
                 FromWorker::Failed(why) => {
-                    failed.get_or_insert(why);
+                    failed.get_or_insert(why.describe(&ui.lang_now().texts().status));
                     lingering.get_or_insert(now);
                 }
                 FromWorker::NoGpu(why) => return Outcome { no_gpu: Some(why), ..outcome(&board, Ending::Cancelled, None) },
@@ -258,7 +262,7 @@ pub async fn run(config: &Config, data: &ExperimentData, backend: &str, gpu: boo
                 Task::Attack { variant, target, shadow_phi } => ToWorker::Attack { variant, config: config.clone(), target, shadow_phi },
             };
             if let Err(e) = pool.post(i, &msg) {
-                return outcome(&board, Ending::Cancelled, Some(format!("a task could not be sent to a worker: {e}")));
+                return outcome(&board, Ending::Cancelled, Some((words().task_not_sent)(&e)));
             }
             *slot = Slot::Busy;
         }
@@ -266,7 +270,7 @@ pub async fn run(config: &Config, data: &ExperimentData, backend: &str, gpu: boo
         let fraction = board.fraction();
         ui.bar.set(Bar {
             fraction,
-            text: format!("{} ({n} workers)", board.describe()),
+            doing: Doing::Board(board.doing(), n),
             samples_per_s: board.steps_done() as f64 * batch / elapsed.max(1e-3),
             eta_s: if fraction > 0.0 { elapsed * (1.0 - fraction) / fraction } else { 0.0 },
             elapsed_s: elapsed,
@@ -286,7 +290,7 @@ pub async fn run(config: &Config, data: &ExperimentData, backend: &str, gpu: boo
             return outcome(&board, Ending::Finished, None);
         }
         if board.running() == 0 && slots.iter().all(|s| *s == Slot::Idle) {
-            return outcome(&board, Ending::Cancelled, Some("the run has tasks left but none can start (a bug)".into()));
+            return outcome(&board, Ending::Cancelled, Some(words().stuck.into()));
         }
         web::sleep_ms(50).await;
     }

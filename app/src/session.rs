@@ -14,7 +14,7 @@ use spotlight_core::experiment::{Experiment, Phase};
 use spotlight_core::experiment_data::ExperimentData;
 
 use crate::backend::{self, Backend};
-use crate::state::{Activity, Bar, Ui};
+use crate::state::{Activity, Bar, BenchNote, Doing, Ui};
 use crate::{datasets, pool, web};
 
 /// Timed training steps per model and backend in the benchmark (after the warm-up).
@@ -25,12 +25,14 @@ const BENCH_STEPS: usize = 10;
 pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<ComparisonTime> {
     web::mark("spotlight-run-pressed");
     let be = ui.backend.await;
+    // A failure is written in the language of the moment it happens.
+    let words = || &ui.lang_now().texts().status;
     // Training workers (0: on the page's thread).
     let mut workers = 0;
     let ds = match datasets::load(config.dataset, ui).await {
         Ok(d) => d,
         Err(e) => {
-            ui.activity.set(Activity::LoadFailed(format!("The dataset could not be loaded: {e}")));
+            ui.activity.set(Activity::LoadFailed((words().failure.dataset)(&e)));
             return None;
         }
     };
@@ -38,7 +40,7 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
         match datasets::load(config.dataset.other(), ui).await {
             Ok(d) => Some(d),
             Err(e) => {
-                ui.activity.set(Activity::LoadFailed(format!("The OOD dataset could not be loaded: {e}")));
+                ui.activity.set(Activity::LoadFailed((words().failure.ood_dataset)(&e)));
                 return None;
             }
         }
@@ -64,7 +66,7 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
     if !be.gpu || ui.gpu_on_page.with_untracked(Option::is_none) {
         let o = pool::run(&config, &data, &be.label, be.gpu, ui, &stop).await;
         match o.no_gpu {
-            Some(why) => ui.gpu_on_page.set(Some(format!("this browser offers no WebGPU to workers ({why})"))),
+            Some(why) => ui.gpu_on_page.set(Some(why)),
             None => in_workers = Some(o),
         }
     }
@@ -76,7 +78,7 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
         None => {
             let made = match backend::page_gpu(ui.gpu_lost).await {
                 Ok(device) => Experiment::new(&config, &ds, other.as_deref(), &device, &be.label),
-                Err(e) => Err(e),
+                Err(e) => Err((words().banner.webgpu_failed)(&e)),
             };
             let mut exp = match made {
                 Ok(e) => e,
@@ -109,25 +111,16 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
             b.fraction = 1.0;
             b.eta_s = 0.0;
             b.elapsed_s = times.total_s;
-            b.text = "done".into();
+            b.doing = Doing::Done;
         });
     } else {
         ui.report.set(Some(report));
     }
+    let f = &words().failure;
     ui.activity.set(match (finished, ui.gpu_lost.get_untracked()) {
-        (_, _) if failure.is_some() => {
-            Activity::Failed(format!("{}; what was measured until then is kept below", failure.unwrap_or_default()))
-        }
-        (_, Some(why)) if be.gpu => Activity::Failed(format!(
-            "the GPU device was lost during the run ({why}); what was measured is kept below, and the next run uses the CPU"
-        )),
-        (true, _) if !failures.is_empty() => {
-            let n = failures.len();
-            Activity::Failed(format!(
-                "the run ended with {n} error{}, listed below; what was measured is kept",
-                if n == 1 { "" } else { "s" }
-            ))
-        }
+        (_, _) if failure.is_some() => Activity::Failed((f.kept)(&failure.unwrap_or_default())),
+        (_, Some(why)) if be.gpu => Activity::Failed((f.gpu_lost)(if why.is_empty() { words().banner.no_reason } else { &why })),
+        (true, _) if !failures.is_empty() => Activity::Failed((f.errors)(failures.len())),
         (true, _) => Activity::Done,
         (false, _) => Activity::Cancelled,
     });
@@ -147,7 +140,7 @@ async fn drive_here(exp: &mut Experiment, ui: Ui, stop: &dyn Fn() -> bool) -> (E
             last_draw = pace.elapsed_s;
             ui.bar.set(Bar {
                 fraction: pace.fraction,
-                text: p.describe(),
+                doing: Doing::Unit(p.clone()),
                 samples_per_s: pace.samples_per_s,
                 eta_s: pace.eta_s,
                 elapsed_s: pace.elapsed_s,
@@ -182,7 +175,7 @@ pub async fn run_bench(ui: Ui) {
     if be.gpu {
         match backend::page_gpu(ui.gpu_lost).await {
             Ok(device) => backends.push((device, be.label.clone())),
-            Err(e) => ui.bench_note.set(format!("{}: {e}", be.label)),
+            Err(e) => ui.bench_note.set(BenchNote::NoGpu(be.label.clone(), e)),
         }
     }
     for name in [BackendName::Flex, BackendName::Ndarray].into_iter().filter(|b| b.compiled()) {
@@ -192,8 +185,8 @@ pub async fn run_bench(ui: Ui) {
     let ds = match datasets::load(DatasetName::Mnist, ui).await {
         Ok(d) => d,
         Err(e) => {
-            ui.activity.set(Activity::Failed(format!("The dataset could not be loaded: {e}")));
-            ui.bench_note.set("The benchmark needs MNIST, which could not be loaded; run it again to retry.".into());
+            ui.activity.set(Activity::Failed((ui.lang_now().texts().status.failure.dataset)(&e)));
+            ui.bench_note.set(BenchNote::NoMnist);
             return;
         }
     };
@@ -201,24 +194,24 @@ pub async fn run_bench(ui: Ui) {
     let clock = || web::now_ms() / 1000.0;
     for (device, label) in &backends {
         for bn in [true, false] {
-            ui.bench_note.set(format!("Timing {} on {label}…", Variant::unregularized(bn).label()));
+            ui.bench_note.set(BenchNote::Timing(Variant::unregularized(bn), label.clone()));
             match bench::train_throughput(&ds, device, label, bn, config.batch_size, BENCH_STEPS, &clock).await {
                 Ok(t) => ui.bench.update(|b| b.throughput.push(t)),
                 Err(e) => {
-                    ui.bench_note.set(format!("{label}: {e}"));
+                    ui.bench_note.set(BenchNote::Failed(label.clone(), e));
                     break;
                 }
             }
             web::yield_now().await;
         }
     }
-    ui.bench_note.set(format!("Timing the comparison in the controls on {}…", be.label));
+    ui.bench_note.set(BenchNote::TimingComparison(be.label.clone()));
     // No await between these two: nothing else can start in between.
     ui.activity.set(Activity::Idle);
     let comparison = ui.run_now().await;
     ui.bench.update(|b| b.comparison = comparison);
     ui.bench_note.set(match ui.activity.get_untracked() {
-        Activity::Done => "Done.".into(),
-        s => format!("The comparison did not finish ({s:?}); its time is up to where it stopped."),
+        Activity::Done => BenchNote::Done,
+        s => BenchNote::Unfinished(s),
     });
 }

@@ -6,23 +6,26 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use spotlight_core::Report;
 use spotlight_core::backend::BackendName;
 use spotlight_core::bench::{BenchReport, ComparisonTime, PhaseTimes};
+use spotlight_core::board;
 use spotlight_core::config::Config;
 use spotlight_core::course::Course;
-use spotlight_core::link::{self, Link};
+use spotlight_core::experiment::Progress;
+use spotlight_core::link::{self, AskWhy, Link};
+use spotlight_core::{Report, Variant};
+use spotlight_i18n::status::Status;
 use spotlight_i18n::{Lang, Texts};
 
 use crate::backend::{self, Backend};
-use crate::{session, web};
+use crate::{notice_text, session, web};
 
 /// What the page is doing: one state, read by every view.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Activity {
     Idle,
-    /// Getting a run ready: the backend, the datasets (the text says which).
-    Loading(String),
+    /// Getting a run ready: the backend, the datasets.
+    Loading(Loading),
     Training,
     /// The benchmark's throughput part (its comparison is then a run like any other).
     Benchmarking,
@@ -40,11 +43,68 @@ impl Activity {
     }
 }
 
+/// What is getting a run ready (the progress line says it in the page's language).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Loading {
+    Starting,
+    /// A dataset's download: its file, and once bytes came, how many with the total (when the
+    /// server says it).
+    Fetching {
+        file: &'static str,
+        got: Option<(u64, Option<u64>)>,
+    },
+    /// Unpacking a downloaded dataset of `bytes` bytes.
+    Unpacking {
+        file: &'static str,
+        bytes: usize,
+    },
+}
+
+/// What a run is doing, as the progress line says it (in the page's language).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub enum Doing {
+    #[default]
+    Nothing,
+    /// A unit of work on the page's thread (the core driver's progress).
+    Unit(Progress),
+    /// The workers' board, and how many workers.
+    Board(board::Doing, usize),
+    Done,
+}
+
+/// The benchmark's note: what it is timing, or how it ended.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub enum BenchNote {
+    #[default]
+    None,
+    /// The page's WebGPU device could not be opened: the backend's label, burn's error.
+    NoGpu(String, String),
+    /// A backend could not be timed: its label, the error.
+    Failed(String, String),
+    NoMnist,
+    /// Timing a model on a backend (its label).
+    Timing(Variant, String),
+    /// Timing the comparison in the controls on a backend (its label).
+    TimingComparison(String),
+    Done,
+    /// The comparison did not finish: how it ended.
+    Unfinished(Activity),
+}
+
+/// A model's name in the page's language.
+pub fn model_name(s: &Status, v: Variant) -> &'static str {
+    match v {
+        Variant::Bn => s.models.bn,
+        Variant::BnReg => s.models.bn_reg,
+        Variant::Plain => s.models.plain,
+    }
+}
+
 /// The progress bar's numbers (the core driver's `Pace`, as last drawn).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Bar {
     pub fraction: f64,
-    pub text: String,
+    pub doing: Doing,
     pub samples_per_s: f64,
     pub eta_s: f64,
     pub elapsed_s: f64,
@@ -62,10 +122,11 @@ pub struct Ui {
     /// Why a WebGPU device (a worker's or the page's) was lost, once one was.
     pub gpu_lost: RwSignal<Option<String>>,
     /// Why WebGPU trains on the page's thread, once a worker could not open a device (the
-    /// browser offers WebGPU only on the page); until then it trains in workers.
+    /// browser offers WebGPU only on the page): burn's error in that worker; until then it trains
+    /// in workers.
     pub gpu_on_page: RwSignal<Option<String>>,
     /// A link's `run=1` that waits for a click, with why (too large, or inside another site's page).
-    pub ask: RwSignal<Option<String>>,
+    pub ask: RwSignal<Option<AskWhy>>,
     /// How many runs this page started (for the tests: one click, one run).
     pub runs_started: RwSignal<u32>,
     pub activity: RwSignal<Activity>,
@@ -75,7 +136,7 @@ pub struct Ui {
     pub times: RwSignal<Option<PhaseTimes>>,
     pub cancel: StoredValue<Arc<AtomicBool>>,
     pub bench: RwSignal<BenchReport>,
-    pub bench_note: RwSignal<String>,
+    pub bench_note: RwSignal<BenchNote>,
     /// The default experiment for the page's backend (`Config::for_backend`): the presets build on it.
     pub base: RwSignal<Config>,
     /// What the page's link hides (a course link), fixed for the page's life; its share links keep it.
@@ -93,9 +154,13 @@ impl Ui {
     pub fn new(link: &Link) -> Self {
         let pref = link.backend;
         let gpu_lost = RwSignal::new(None);
+        let lang = match link.course.lang {
+            Some(code) => Lang::parse(code).unwrap_or_default(),
+            None => Lang::preferred(web::browser_languages().iter().map(String::as_str)),
+        };
         Self {
             config: RwSignal::new(link.config.clone()),
-            notices: RwSignal::new(link.notices.iter().map(|n| n.to_string()).collect()),
+            notices: RwSignal::new(link.notices.iter().map(|n| notice_text::link_notice(lang, n)).collect()),
             backend_pref: pref,
             // Reads `gpu_lost`: a lost device makes the next run choose again (the CPU).
             backend: LocalResource::new(move || backend::choose(pref, gpu_lost.get())),
@@ -109,20 +174,24 @@ impl Ui {
             times: RwSignal::new(None),
             cancel: StoredValue::new(Arc::new(AtomicBool::new(false))),
             bench: RwSignal::new(BenchReport::default()),
-            bench_note: RwSignal::new(String::new()),
+            bench_note: RwSignal::new(BenchNote::None),
             base: RwSignal::new(Config::default()),
             course: StoredValue::new(link.course.clone()),
             tour: RwSignal::new(link.course.tour),
-            lang: RwSignal::new(match link.course.lang {
-                Some(code) => Lang::parse(code).unwrap_or_default(),
-                None => Lang::preferred(web::browser_languages().iter().map(String::as_str)),
-            }),
+            lang: RwSignal::new(lang),
         }
     }
 
     /// Every text in the page's language (tracked: a view that reads it follows the menu).
     pub fn t(self) -> &'static Texts {
         self.lang.get().texts()
+    }
+
+    /// One text of the page's language, following the language menu: `{ui.tr(|t| t.page.lede)}`.
+    /// Every text read this way is one closure type, so the view code that keeps a reactive text is
+    /// compiled once for them all (a closure of its own per text costs a few KB of wasm each).
+    pub fn tr(self, pick: fn(&'static Texts) -> &'static str) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
+        move || pick(self.t())
     }
 
     /// The page's language, untracked (for a notice written once).
@@ -134,7 +203,6 @@ impl Ui {
     pub fn set_lang(self, lang: Lang) {
         self.course.update_value(|c| *c = c.clone().with_lang(Some(lang.code())));
         self.lang.set(lang);
-        web::set_page_lang(lang.code());
         web::replace_query(&self.share_query(&self.config.get_untracked()));
     }
 
@@ -175,7 +243,7 @@ impl Ui {
             return None;
         }
         // Busy from here on, before the first await: a second click cannot start a second run.
-        self.activity.set(Activity::Loading("Starting…".into()));
+        self.activity.set(Activity::Loading(Loading::Starting));
         self.ask.set(None);
         self.runs_started.update(|n| *n += 1);
         let flag = Arc::new(AtomicBool::new(false));

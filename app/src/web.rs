@@ -3,6 +3,8 @@
 
 use js_sys::{Promise, Reflect, Uint8Array};
 use spotlight_core::data::asset::gzip_stated_size;
+use spotlight_i18n::Lang;
+use spotlight_i18n::status::Load;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -15,15 +17,16 @@ fn js_err(v: JsValue) -> String {
 }
 
 /// GETs a same-origin URL as bytes, calling `progress(bytes so far, total)` as chunks arrive
-/// (`total` from Content-Length, when the server sends one); more than `max` bytes is an error.
-pub async fn fetch_bytes(url: &str, max: usize, mut progress: impl FnMut(u64, Option<u64>)) -> Result<Vec<u8>, String> {
+/// (`total` from Content-Length, when the server sends one); more than `max` bytes is an error
+/// (its words from `s`, in the page's language).
+pub async fn fetch_bytes(url: &str, max: usize, s: &Load, mut progress: impl FnMut(u64, Option<u64>)) -> Result<Vec<u8>, String> {
     let resp = JsFuture::from(window().fetch_with_str(url)).await.map_err(|e| format!("{url}: {}", js_err(e)))?;
-    let resp: web_sys::Response = resp.dyn_into().map_err(|_| format!("{url}: not a response"))?;
+    let resp: web_sys::Response = resp.dyn_into().map_err(|_| format!("{url}: {}", s.not_a_response))?;
     if !resp.ok() {
         return Err(format!("{url}: HTTP {} {}", resp.status(), resp.status_text()));
     }
     let total = resp.headers().get("content-length").ok().flatten().and_then(|s| s.trim().parse::<u64>().ok());
-    let too_big = || format!("{url}: more than {} MB, too large for a dataset", max >> 20);
+    let too_big = || format!("{url}: {}", (s.too_big)(&(max >> 20).to_string()));
     let Some(body) = resp.body() else {
         let buf = JsFuture::from(resp.array_buffer().map_err(js_err)?).await.map_err(js_err)?;
         let bytes = Uint8Array::new(&buf);
@@ -33,21 +36,23 @@ pub async fn fetch_bytes(url: &str, max: usize, mut progress: impl FnMut(u64, Op
         body,
         max,
         (total.unwrap_or(0) as usize).min(max),
-        |e| format!("{url}: the download broke off ({e})"),
+        |e| format!("{url}: {}", (s.broke_off)(&e)),
         too_big,
+        s.not_bytes,
         |n| progress(n as u64, total),
     )
     .await
 }
 
 /// Reads a stream of byte chunks to its end, calling `progress(bytes so far)`; stops (and cancels
-/// the stream) past `max` bytes with `too_big()`.
+/// the stream) past `max` bytes with `too_big()`. `not_bytes`: the error of a chunk that is not bytes.
 async fn read_all(
     stream: web_sys::ReadableStream,
     max: usize,
     capacity: usize,
     broke: impl Fn(String) -> String,
     too_big: impl Fn() -> String,
+    not_bytes: &str,
     mut progress: impl FnMut(usize),
 ) -> Result<Vec<u8>, String> {
     let reader: web_sys::ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
@@ -65,7 +70,7 @@ async fn read_all(
             break;
         }
         let value = Reflect::get(&chunk, &"value".into()).map_err(js_err)?;
-        let bytes: Uint8Array = value.dyn_into().map_err(|_| broke("a chunk that is not bytes".into()))?;
+        let bytes: Uint8Array = value.dyn_into().map_err(|_| broke(not_bytes.into()))?;
         let n = out.len();
         if n + bytes.length() as usize > max {
             // Awaited: a rejection left alone would reach the window as an unhandled one.
@@ -93,8 +98,8 @@ extern "C" {
 
 /// Un-gzips bytes with the browser's own `DecompressionStream`, asynchronously, so that a large
 /// dataset does not hold the page while it unpacks; more than `max` bytes out is an error (a gzip
-/// bomb stops there). `None` where the browser lacks it.
-pub async fn gunzip(bytes: &[u8], max: usize) -> Option<Result<Vec<u8>, String>> {
+/// bomb stops there; the errors' words from `s`). `None` where the browser lacks it.
+pub async fn gunzip(bytes: &[u8], max: usize, s: &Load) -> Option<Result<Vec<u8>, String>> {
     let ds = DecompressionStream::new("gzip").ok()?;
     Some(
         async {
@@ -102,10 +107,10 @@ pub async fn gunzip(bytes: &[u8], max: usize) -> Option<Result<Vec<u8>, String>>
             let blob = web_sys::Blob::new_with_u8_array_sequence(&parts).map_err(js_err)?;
             let pair = web_sys::ReadableWritablePair::new(&ds.readable(), &ds.writable());
             let out = blob.stream().pipe_through(&pair);
-            let too_big = || format!("decompresses to more than {} MB, too large for a dataset asset", max >> 20);
+            let too_big = || (s.inflates_too_big)(&(max >> 20).to_string());
             // Sized once from the size the file states (growing a 55 MB buffer copies it).
             let capacity = gzip_stated_size(bytes).unwrap_or(bytes.len() * 4).min(max);
-            read_all(out, max, capacity, |e| format!("not valid gzip ({e})"), too_big, |_| ()).await
+            read_all(out, max, capacity, |e| (s.not_gzip)(&e), too_big, s.not_bytes, |_| ()).await
         }
         .await,
     )
@@ -189,11 +194,22 @@ pub fn browser_languages() -> Vec<String> {
     window().navigator().languages().iter().filter_map(|v| v.as_string()).collect()
 }
 
-/// Sets the page's language (`<html lang>`), for screen readers and the browser's own texts.
-pub fn set_page_lang(code: &str) {
-    if let Some(root) = window().document().and_then(|d| d.document_element()) {
-        let _ = root.set_attribute("lang", code);
+/// Sets the page's language (`<html lang>`, for screen readers and the browser's own texts) and
+/// its title in that language.
+pub fn set_page_lang(code: &str, title: &str) {
+    if let Some(doc) = window().document() {
+        if let Some(root) = doc.document_element() {
+            let _ = root.set_attribute("lang", code);
+        }
+        doc.set_title(title);
     }
+}
+
+/// The page's language as its `<html lang>` says (read from the DOM alone: the crash panel does
+/// not trust the app's state); English when it names none the page has.
+fn page_lang() -> Lang {
+    let code = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()).and_then(|r| r.get_attribute("lang"));
+    code.and_then(|c| Lang::parse(&c)).unwrap_or_default()
 }
 
 /// Copies text to the clipboard.
@@ -232,19 +248,38 @@ impl Adapter {
     }
 }
 
+/// Why the browser gave no WebGPU adapter (the banner says it in the page's language).
+#[derive(Clone, Debug, PartialEq)]
+pub enum NoAdapter {
+    /// No `navigator.gpu`.
+    Missing,
+    /// `navigator.gpu.requestAdapter` is not a function.
+    NotAFunction,
+    /// `requestAdapter()` gave no promise.
+    NoPromise,
+    /// `requestAdapter()` resolved to null.
+    Null,
+    /// The browser's error, as it writes it.
+    Browser(String),
+}
+
+/// The name of an adapter with neither vendor nor architecture (in the report's backend label).
+pub const UNNAMED_ADAPTER: &str = "unnamed adapter";
+
 /// Asks `navigator.gpu` for an adapter and describes it, or says why there is none.
-pub async fn webgpu_adapter() -> Result<Adapter, String> {
+pub async fn webgpu_adapter() -> Result<Adapter, NoAdapter> {
+    let browser = |e| NoAdapter::Browser(js_err(e));
     let nav = window().navigator();
-    let gpu = Reflect::get(&nav, &"gpu".into()).map_err(js_err)?;
+    let gpu = Reflect::get(&nav, &"gpu".into()).map_err(browser)?;
     if gpu.is_undefined() || gpu.is_null() {
-        return Err("this browser has no WebGPU (navigator.gpu is missing)".into());
+        return Err(NoAdapter::Missing);
     }
-    let request = Reflect::get(&gpu, &"requestAdapter".into()).map_err(js_err)?;
-    let request: js_sys::Function = request.dyn_into().map_err(|_| "navigator.gpu.requestAdapter is not a function")?;
-    let promise: Promise = request.call0(&gpu).map_err(js_err)?.dyn_into().map_err(|_| "requestAdapter gave no promise")?;
-    let adapter = JsFuture::from(promise).await.map_err(js_err)?;
+    let request = Reflect::get(&gpu, &"requestAdapter".into()).map_err(browser)?;
+    let request: js_sys::Function = request.dyn_into().map_err(|_| NoAdapter::NotAFunction)?;
+    let promise: Promise = request.call0(&gpu).map_err(browser)?.dyn_into().map_err(|_| NoAdapter::NoPromise)?;
+    let adapter = JsFuture::from(promise).await.map_err(browser)?;
     if adapter.is_null() || adapter.is_undefined() {
-        return Err("WebGPU gave no adapter (requestAdapter() returned null)".into());
+        return Err(NoAdapter::Null);
     }
     let info = Reflect::get(&adapter, &"info".into()).unwrap_or(JsValue::UNDEFINED);
     let field = |k: &str| Reflect::get(&info, &k.into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
@@ -255,7 +290,7 @@ pub async fn webgpu_adapter() -> Result<Adapter, String> {
         .unwrap_or(false);
     let mut name = [field("vendor"), field("architecture")].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join("/");
     if name.is_empty() {
-        name = "unnamed adapter".into();
+        name = UNNAMED_ADAPTER.into();
     }
     Ok(Adapter { name, fallback })
 }
@@ -268,6 +303,7 @@ pub fn show_crash(what: &str) {
         return;
     }
     let Some(body) = doc.body() else { return };
+    let s = &page_lang().texts().status.crash;
     let make = |tag: &str, text: &str| {
         let el = doc.create_element(tag).ok()?;
         el.set_text_content(Some(text));
@@ -276,17 +312,12 @@ pub fn show_crash(what: &str) {
     let Some(panel) = doc.create_element("div").ok() else { return };
     panel.set_id("crash");
     let _ = panel.set_attribute("role", "alert");
-    let reload = make("a", "Reload the page");
+    let reload = make("a", s.reload);
     if let Some(a) = &reload {
         // The address holds the settings (and no `run=1`): a reload keeps them.
         let _ = a.set_attribute("href", &window().location().href().unwrap_or_default());
     }
-    let parts = [
-        make("strong", "Spotlight crashed — reload the page."),
-        make("p", "Something inside the app failed and it cannot go on. Your settings are in the address; what this run measured is lost."),
-        make("pre", what),
-        reload,
-    ];
+    let parts = [make("strong", s.heading), make("p", s.explain), make("pre", what), reload];
     for el in parts.into_iter().flatten() {
         let _ = panel.append_child(&el);
     }
@@ -306,7 +337,7 @@ pub fn install_crash_handlers() {
         let error = [field("error"), field("reason")].into_iter().find(|v| !v.is_undefined() && !v.is_null());
         let text = match error {
             Some(v) => js_err(v),
-            None => field("message").as_string().unwrap_or_else(|| "an uncaught error".into()),
+            None => field("message").as_string().unwrap_or_else(|| page_lang().texts().status.crash.uncaught.into()),
         };
         show_crash(&text);
     });
@@ -324,7 +355,7 @@ pub fn ask_before_leaving(busy: impl Fn() -> bool + 'static) {
         let crashed = window().document().and_then(|d| d.get_element_by_id("crash")).is_some();
         if !crashed && busy() {
             e.prevent_default();
-            e.set_return_value("A run is going on; leaving the page loses it.");
+            e.set_return_value(page_lang().texts().status.crash.leave);
         }
     });
     let _ = window().add_event_listener_with_callback("beforeunload", handler.as_ref().unchecked_ref());
@@ -344,7 +375,8 @@ pub fn in_foreign_frame() -> bool {
 }
 
 /// Calls `on_lost(reason)` once when a WebGPU device (a `GPUDevice`) is lost: destroyed, a driver
-/// reset, a GPU gone. A second listener beside wgpu's own.
+/// reset, a GPU gone (the reason empty when the browser gives none). A second listener beside
+/// wgpu's own.
 pub fn on_device_lost(device: &JsValue, on_lost: impl FnOnce(String) + 'static) {
     let Ok(lost) = Reflect::get(device, &"lost".into()) else { return };
     let Ok(lost) = lost.dyn_into::<Promise>() else { return };
@@ -355,7 +387,8 @@ pub fn on_device_lost(device: &JsValue, on_lost: impl FnOnce(String) + 'static) 
             (false, false) => format!("{reason}: {message}"),
             (false, true) => reason,
             (true, false) => message,
-            (true, true) => "no reason given".into(),
+            // The page says "no reason given" in its language (`no_reason`).
+            (true, true) => String::new(),
         });
     });
     let _ = lost.then(&cb);

@@ -14,6 +14,7 @@ use spotlight_core::experiment::shadow_keep;
 use spotlight_core::experiment_data::ExperimentData;
 use spotlight_core::jobs::{self, Job, JobOutput, JobResult};
 use spotlight_core::report::{AttackReport, Readout};
+use spotlight_i18n::status::Status;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -66,12 +67,52 @@ pub enum FromWorker {
         result: Result<AttackReport, String>,
     },
     /// The worker cannot go on: a panic, the module failed to load, a message it cannot read.
-    Failed(String),
+    Failed(Trouble),
     /// WebGPU could not start in this worker (the browser may offer it only on the page): why.
     NoGpu(String),
     /// This worker's WebGPU device was lost: the browser's reason.
     GpuLost(String),
 }
+
+/// Why a worker cannot go on (the page writes it in its language: a worker does not know it).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Trouble {
+    /// A panic in the worker: its text.
+    Panicked(String),
+    /// A message to the page did not serialize: serde's error.
+    NotSerialized(String),
+    NotText,
+    /// A message the worker cannot read: serde's error.
+    Unreadable(String),
+    NoImages,
+    ImagesMismatch,
+    /// On the page: a worker's message the page cannot read (as the browser shows it).
+    PageCannotRead(String),
+    /// On the page: an error that escaped the worker (a trap in its wasm, a script that did not
+    /// load), with the browser's text when it gives one.
+    Escaped(Option<String>),
+}
+
+impl Trouble {
+    /// The trouble in words.
+    pub fn describe(&self, s: &Status) -> String {
+        let f = &s.failure;
+        match self {
+            Self::Panicked(e) => (f.worker_panicked)(e),
+            Self::NotSerialized(e) => (f.not_serialized)(e),
+            Self::NotText => f.not_text.into(),
+            Self::Unreadable(e) => (f.worker_unreadable)(e),
+            Self::NoImages => f.no_images.into(),
+            Self::ImagesMismatch => f.images_mismatch.into(),
+            Self::PageCannotRead(m) => (f.unreadable)(m),
+            Self::Escaped(text) => (f.worker_failed)(text.as_deref().unwrap_or(f.worker_script)),
+        }
+    }
+}
+
+/// The words of a model's error kept in the report (English, as the core's are: the page shows
+/// them in its language, `progress::model_error`).
+const REPORTED: &spotlight_i18n::status::Failure = &spotlight_i18n::EN.status.failure;
 
 thread_local! {
     static DATA: RefCell<Option<ExperimentData>> = const { RefCell::new(None) };
@@ -82,7 +123,8 @@ fn scope() -> DedicatedWorkerGlobalScope {
 }
 
 fn post(msg: &FromWorker) {
-    let text = serde_json::to_string(msg).unwrap_or_else(|e| format!("{{\"Failed\":\"a message did not serialize: {e}\"}}"));
+    let text = serde_json::to_string(msg)
+        .unwrap_or_else(|e| serde_json::to_string(&FromWorker::Failed(Trouble::NotSerialized(e.to_string()))).unwrap_or_default());
     let _ = scope().post_message(&text.into());
 }
 
@@ -90,7 +132,7 @@ fn post(msg: &FromWorker) {
 pub fn serve() {
     std::panic::set_hook(Box::new(|info| {
         console_error_panic_hook::hook(info);
-        post(&FromWorker::Failed(format!("a training worker panicked: {info}")));
+        post(&FromWorker::Failed(Trouble::Panicked(info.to_string())));
     }));
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(|e: MessageEvent| {
         if let Err(why) = receive(&e.data()) {
@@ -111,21 +153,21 @@ pub fn data_parts(data: &ExperimentData) -> (String, &[u8], &[u8]) {
     (json, &data.pool.images, &data.test_images)
 }
 
-fn receive(v: &wasm_bindgen::JsValue) -> Result<(), String> {
+fn receive(v: &wasm_bindgen::JsValue) -> Result<(), Trouble> {
     let (text, images) = match v.dyn_ref::<js_sys::Array>() {
         Some(parts) => (parts.get(0).as_string(), Some((parts.get(1), parts.get(2)))),
         None => (v.as_string(), None),
     };
-    let text = text.ok_or("a message that is not text")?;
-    let msg: ToWorker = serde_json::from_str(&text).map_err(|e| format!("a message the worker cannot read: {e}"))?;
+    let text = text.ok_or(Trouble::NotText)?;
+    let msg: ToWorker = serde_json::from_str(&text).map_err(|e| Trouble::Unreadable(e.to_string()))?;
     match msg {
         ToWorker::Data { mut data } => {
-            let (pool, test) = images.ok_or("the data came without its images")?;
+            let (pool, test) = images.ok_or(Trouble::NoImages)?;
             data.pool.images = js_sys::Uint8Array::new(&pool).to_vec();
             data.test_images = js_sys::Uint8Array::new(&test).to_vec();
             let px = data.rows * data.cols;
             if data.pool.images.len() != data.pool.labels.len() * px || data.test_images.len() != data.test_labels.len() * px {
-                return Err("the data's images do not match its labels".into());
+                return Err(Trouble::ImagesMismatch);
             }
             DATA.with(|d| *d.borrow_mut() = Some(data));
         }
@@ -134,9 +176,9 @@ fn receive(v: &wasm_bindgen::JsValue) -> Result<(), String> {
         ToWorker::Attack { variant, config, target, shadow_phi } => {
             let result = DATA.with(|d| {
                 let d = d.borrow();
-                let data = d.as_ref().ok_or("an attack before the data")?;
+                let data = d.as_ref().ok_or(REPORTED.attack_before_data)?;
                 let keep = shadow_keep(&config, data.pool.labels.len());
-                jobs::attack_of(&config, data, &keep, &target, &shadow_phi).ok_or_else(|| "nothing to attack".to_string())?
+                jobs::attack_of(&config, data, &keep, &target, &shadow_phi).ok_or_else(|| REPORTED.nothing_to_attack.to_string())?
             });
             post(&FromWorker::Attacked { variant, result });
         }
@@ -146,7 +188,7 @@ fn receive(v: &wasm_bindgen::JsValue) -> Result<(), String> {
 
 async fn train(index: usize, job: Job, backend: String, gpu: bool) {
     let Some(data) = DATA.with(|d| d.borrow_mut().take()) else {
-        post(&FromWorker::Trained { index, result: Err("a job before the data".into()), memory: web::memory_bytes() });
+        post(&FromWorker::Trained { index, result: Err(REPORTED.job_before_data.into()), memory: web::memory_bytes() });
         return;
     };
     let mut last = f64::NEG_INFINITY;

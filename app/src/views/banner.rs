@@ -7,19 +7,25 @@ use crate::state::{Activity, Ui};
 /// Which backend the page trains on, why when it is not WebGPU, and where the models train.
 #[component]
 pub fn Banner(ui: Ui) -> impl IntoView {
-    let text = move || match ui.backend.get() {
-        None => "Backend: starting (WebGPU if this browser has it, else the CPU)…".to_string(),
-        Some(be) => {
-            let ran = !matches!(ui.activity.get(), Activity::Idle | Activity::Benchmarking);
-            let place = match ui.gpu_on_page.get() {
-                Some(why) if be.gpu => format!("training on the page's thread: {why}"),
-                _ => "training in Web Workers".into(),
-            };
-            format!("{} {} — {place}", if ran { "Training on" } else { "Backend:" }, be.describe())
+    let text = move || {
+        let s = &ui.t().status;
+        let b = &s.banner;
+        match ui.backend.get() {
+            None => b.starting.to_string(),
+            Some(be) => {
+                let ran = !matches!(ui.activity.get(), Activity::Idle | Activity::Benchmarking);
+                let place = match ui.gpu_on_page.get() {
+                    Some(why) if be.gpu => (b.on_page)(&(b.no_gpu_in_workers)(&(b.webgpu_failed)(&why))),
+                    _ => b.in_workers.into(),
+                };
+                format!("{} {} — {place}", if ran { b.training_on } else { b.backend }, be.describe(s))
+            }
         }
     };
     let class = move || if ui.backend.get().is_some_and(|b| b.gpu) { "banner gpu" } else { "banner cpu" };
-    view! { <div id="backend-banner" class=class>{text}</div> }
+    // `data-chosen` once the backend is known (the browser tests wait for it, in any language).
+    let chosen = move || ui.backend.get().map(|b| if b.gpu { "webgpu" } else { "cpu" });
+    view! { <div id="backend-banner" class=class data-chosen=chosen>{text}</div> }
 }
 
 #[component]
@@ -28,9 +34,9 @@ pub fn Notices(ui: Ui) -> impl IntoView {
     view! {
         <Show when=move || ui.notices.with(|n| !n.is_empty())>
             <div id="notices" class="notices" role="status">
-                <strong>"Some settings were not used as given:"</strong>
+                <strong>{ui.tr(|t| t.status.banner.notices)}</strong>
                 <ul><For each=keyed key=|n| n.clone() children=|(_, n)| view! { <li>{n}</li> } /></ul>
-                <button on:click=move |_| ui.notices.set(Vec::new())>"Dismiss"</button>
+                <button on:click=move |_| ui.notices.set(Vec::new())>{ui.tr(|t| t.status.banner.dismiss)}</button>
             </div>
         </Show>
     }

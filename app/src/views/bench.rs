@@ -4,8 +4,13 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use spotlight_core::Variant;
+use spotlight_i18n::Lang;
+
+use crate::backend;
 use crate::session::run_bench;
-use crate::state::{Activity, Ui};
+use crate::state::{Activity, BenchNote, Ui, model_name};
+use crate::views::progress::{self, phases};
 use crate::views::{Cell, KeyedRows, cell};
 use crate::web;
 
@@ -16,47 +21,84 @@ pub fn BenchView(ui: Ui) -> impl IntoView {
         let _ = web::download("spotlight-bench.json", "application/json", &ui.bench.with_untracked(|b| b.to_json()));
     };
     let rows = move || {
+        let lang = ui.lang.get();
+        let s = &lang.texts().status;
         ui.bench.with(|b| {
             b.throughput
                 .iter()
                 .map(|t| {
                     vec![
-                        cell(t.backend.clone()),
-                        cell(t.model()),
-                        cell(t.batch_size.to_string()),
-                        Cell { text: format!("{:.0}", t.samples_per_s), class: "rate" },
-                        cell(format!("{:.1} s", t.mnist_epoch_s())),
+                        cell(backend::shown(&t.backend, s)),
+                        cell(model_name(s, Variant::unregularized(t.batch_norm))),
+                        cell(lang.int(t.batch_size as u64)),
+                        Cell { text: lang.num(t.samples_per_s, 0), class: "rate" },
+                        cell(format!("{} s", lang.num(t.mnist_epoch_s(), 1))),
                     ]
                 })
                 .collect()
         })
     };
+    let b = move || &ui.t().status.bench;
+    let comparison = move || {
+        let lang = ui.lang.get();
+        let s = &lang.texts().status;
+        let b = &s.bench;
+        ui.bench.with(|r| {
+            r.comparison.as_ref().map(|c| {
+                format!(
+                    "{}{}{}{} — {}.",
+                    (b.comparison)(
+                        &lang.int(c.config.train_size as u64),
+                        &lang.int(c.config.epochs as u64),
+                        &lang.int(c.config.shadow_models as u64),
+                        &backend::shown(&c.backend, s)
+                    ),
+                    if c.workers > 0 { (b.in_workers)(&lang.int(c.workers as u64)) } else { b.on_page.into() },
+                    (b.in_all)(&lang.num(c.times.total_s, 1)),
+                    if c.finished { "" } else { b.stopped_early },
+                    phases(lang, &c.times)
+                )
+            })
+        })
+    };
     view! {
         <section class="view" id="view-bench" data-json=json>
-            <h2>"Benchmark"</h2>
-            <p class="teach">"How fast this browser trains: samples per second of training steps (forward, backward and an optimizer
-               step, at the batch size in the controls) for each model on every backend the page has — WebGPU when it runs, and
-               the CPU backend (burn-flex) in WebAssembly — and, from that, how long one full MNIST epoch (60,000 images) would take.
-               Then it times the comparison in the controls, attack included, on the page's backend. Open a link with
-               "<code>"bench=1"</code>" to run it at once."</p>
+            <h2>{ui.tr(|t| t.status.bench.title)}</h2>
+            <p class="teach">{ui.tr(|t| t.status.bench.teach_before)}<code>"bench=1"</code>{ui.tr(|t| t.status.bench.teach_after)}</p>
             <div class="buttons">
                 <button id="bench-run" on:click=move |_| spawn_local(run_bench(ui))
-                    disabled=move || ui.activity.with(Activity::busy)>"Run benchmark"</button>
-                <button id="export-bench" on:click=export disabled=move || ui.bench.with(|b| b.throughput.is_empty())>"Export benchmark (JSON)"</button>
+                    disabled=move || ui.activity.with(Activity::busy)>{ui.tr(|t| t.status.bench.run)}</button>
+                <button id="export-bench" on:click=export disabled=move || ui.bench.with(|b| b.throughput.is_empty())>{ui.tr(|t| t.status.bench.export)}</button>
             </div>
-            <p id="bench-note">{move || ui.bench_note.get()}</p>
+            <p id="bench-note">{move || note(ui.lang.get(), &ui.bench_note.get())}</p>
             <Show when=move || ui.bench.with(|b| !b.throughput.is_empty())>
                 <table class="numbers" id="bench-table">
-                    <tr><th>"backend"</th><th>"model"</th><th>"batch"</th><th>"train samples/s"</th><th>"one MNIST epoch"</th></tr>
+                    <tr>{move || b().headers.map(|h| view! { <th>{h}</th> }).to_vec()}</tr>
                     <KeyedRows rows=Signal::derive(rows) />
                 </table>
             </Show>
-            <p id="bench-comparison">{move || ui.bench.with(|b| b.comparison.as_ref().map(|c| format!(
-                "The comparison ({} training samples, {} epochs, {} shadow models) on {}{}: {:.1} s in all{} — {}.",
-                c.config.train_size, c.config.epochs, c.config.shadow_models, c.backend,
-                if c.workers > 0 { format!(" in {} Web Workers", c.workers) } else { " on the page's thread".into() }, c.times.total_s,
-                if c.finished { "" } else { " (stopped early)" }, c.times.describe()))
-            )}</p>
+            <p id="bench-comparison">{comparison}</p>
         </section>
+    }
+}
+
+/// The benchmark's note in words.
+fn note(lang: Lang, n: &BenchNote) -> String {
+    let s = &lang.texts().status;
+    let b = &s.bench;
+    match n {
+        BenchNote::None => String::new(),
+        BenchNote::NoGpu(label, e) => format!("{}: {}", backend::shown(label, s), (s.banner.webgpu_failed)(e)),
+        BenchNote::Failed(label, e) => format!("{}: {}", backend::shown(label, s), progress::model_error(s, e)),
+        BenchNote::NoMnist => b.needs_mnist.into(),
+        BenchNote::Timing(model, label) => (b.timing)(model_name(s, *model), &backend::shown(label, s)),
+        BenchNote::TimingComparison(label) => (b.timing_comparison)(&backend::shown(label, s)),
+        BenchNote::Done => b.done.into(),
+        BenchNote::Unfinished(how) => (b.unfinished)(&match how {
+            Activity::Cancelled => b.cancelled.to_string(),
+            Activity::Failed(e) => (b.failed)(e),
+            Activity::LoadFailed(e) => (b.load_failed)(e),
+            other => format!("{other:?}"),
+        }),
     }
 }

@@ -4,9 +4,12 @@
 
 use leptos::ev::{KeyboardEvent, PointerEvent};
 use leptos::prelude::*;
+use spotlight_core::Variant;
 use spotlight_core::canary::{self, SIDE};
 use spotlight_core::config::DatasetName;
 use spotlight_core::report::{CanaryPoint, CanaryScore};
+use spotlight_i18n::{Lang, Texts};
+use spotlight_plots::model_name;
 
 use crate::state::Ui;
 use crate::views::gallery::SampleImage;
@@ -31,9 +34,12 @@ fn ink(px: &mut [bool], a: (f64, f64), b: (f64, f64)) {
 }
 
 /// A class as a reader knows it: "3" on MNIST, "3 (dress)" on Fashion-MNIST.
-fn class_text(dataset: DatasetName, class: u8) -> String {
-    let name = dataset.class_names()[usize::from(class.min(9))];
-    if name == class.to_string() { name.to_string() } else { format!("{class} ({name})") }
+fn class_text(t: &Texts, dataset: DatasetName, class: u8) -> String {
+    let class = class.min(9);
+    match dataset {
+        DatasetName::Mnist => class.to_string(),
+        DatasetName::Fashion => format!("{class} ({})", t.canary.fashion[usize::from(class)]),
+    }
 }
 
 /// The config's canary as pixels (none: blank).
@@ -201,28 +207,31 @@ pub fn CanaryPad(ui: Ui) -> impl IntoView {
         }
     };
     let planted = move || ui.config.with(|c| !c.canary.is_empty());
+    let t = move || &ui.t().canary;
     view! {
-        <section class="canary-pad" aria-label="your drawing, the canary">
-            <h3>"Be the outlier"</h3>
-            <p class="teach">"Draw something and give it a label: it is planted among the training samples of the next run. Afterwards,
-               see beside this whether each model learned your label, and how sure the attacker is that your drawing was trained on."</p>
+        <section class="canary-pad" aria-label=ui.tr(|t| t.canary.pad_aria)>
+            <h3>{ui.tr(|t| t.canary.pad_title)}</h3>
+            <p class="teach">{ui.tr(|t| t.canary.pad_teach)}</p>
             <canvas id="canary-pad" width=SIDE.to_string() height=SIDE.to_string() node_ref=canvas tabindex="0"
-                role="application" aria-label="drawing pad, 28 by 28 pixels" aria-describedby="canary-keys"
+                role="application" aria-label=ui.tr(|t| t.canary.canvas_aria) aria-describedby="canary-keys"
                 on:pointerdown=down on:pointermove=moved on:pointerup=up on:pointercancel=up
                 on:keydown=key on:focus=focus on:blur=blur></canvas>
-            <p id="canary-keys" class="sized">"Keyboard: Tab to the pad, arrows move, Space lowers or lifts the pen."</p>
+            <p id="canary-keys" class="sized">{ui.tr(|t| t.canary.keys)}</p>
             <div class="canary-tools">
                 <label class="field">
-                    <span>"Its label"</span>
+                    <span>{ui.tr(|t| t.canary.label)}</span>
                     <select name="canary_label" prop:value=label on:change=set_label>
-                        {move || (0..10u8).map(|i| view! { <option value=i.to_string()>{class_text(dataset(), i)}</option> }).collect_view()}
+                        {move || {
+                            let (texts, dataset) = (ui.t(), dataset());
+                            (0..10u8).map(|i| view! { <option value=i.to_string()>{class_text(texts, dataset, i)}</option> }).collect_view()
+                        }}
                     </select>
                 </label>
-                <button id="canary-undo" on:click=back>"Undo"</button>
-                <button id="canary-clear" on:click=clear>"Clear"</button>
+                <button id="canary-undo" on:click=back>{ui.tr(|t| t.canary.undo)}</button>
+                <button id="canary-clear" on:click=clear>{ui.tr(|t| t.canary.clear)}</button>
             </div>
             <p id="canary-status" class="sized" aria-live="polite">
-                {move || if planted() { "Planted in the next run (and in the share link)." } else { "Nothing drawn: no canary." }}
+                {move || if planted() { t().planted } else { t().empty }}
             </p>
         </section>
     }
@@ -231,7 +240,7 @@ pub fn CanaryPad(ui: Ui) -> impl IntoView {
 /// One model's view of the canary: its read-outs per epoch and the attack's score.
 #[derive(Clone, PartialEq)]
 struct Followed {
-    model: &'static str,
+    model: Variant,
     epochs: Vec<(usize, CanaryPoint)>,
     score: Option<CanaryScore>,
 }
@@ -242,7 +251,7 @@ fn followed(ui: Ui) -> Vec<Followed> {
         r.runs
             .iter()
             .map(|run| Followed {
-                model: r.variant(run).label(),
+                model: r.variant(run),
                 epochs: run.epochs.iter().filter_map(|e| e.canary.clone().map(|c| (e.epoch, c))).collect(),
                 score: run.attack.as_ref().and_then(|a| a.canary.clone()),
             })
@@ -251,8 +260,9 @@ fn followed(ui: Ui) -> Vec<Followed> {
     })
 }
 
-fn pct(x: f64) -> String {
-    format!("{:.0}%", 100.0 * x)
+/// A count (a rank, the candidates) as the language writes it; English as it always has (ungrouped).
+fn count(lang: Lang, n: usize) -> String {
+    if lang == Lang::En { n.to_string() } else { lang.int(n as u64) }
 }
 
 /// After a run with a canary: what each model predicted for it over the epochs, the probability
@@ -267,40 +277,43 @@ pub fn CanaryView(ui: Ui) -> impl IntoView {
             view! {
                 <figure class="sample canary">
                     <SampleImage pixels />
-                    <figcaption>{format!("planted as {}", class_text(d, l))}</figcaption>
+                    <figcaption>{move || {
+                        let t = ui.t();
+                        format!("{}{}", t.canary.planted_as, class_text(t, d, l))
+                    }}</figcaption>
                 </figure>
             }
         })
     };
     let verdict = move || {
         let m = models.get();
+        let lang = ui.lang.get();
+        let t = &lang.texts().canary;
         let scored: Vec<String> = m
             .iter()
             .filter_map(|f| {
                 f.score.as_ref().map(|s| {
-                    format!(
-                        "{} {} (ranked {} of {} candidates; a typical clean member {}, a non-member {})",
-                        f.model,
-                        pct(s.confidence),
-                        s.rank,
-                        s.candidates,
-                        pct(s.median_clean_member),
-                        pct(s.median_non_member)
+                    (t.scored)(
+                        model_name(f.model, lang),
+                        &lang.pct(s.confidence, 0),
+                        &count(lang, s.rank),
+                        &count(lang, s.candidates),
+                        &lang.pct(s.median_clean_member, 0),
+                        &lang.pct(s.median_non_member, 0),
                     )
                 })
             })
             .collect();
-        if scored.is_empty() {
-            "The attack did not run (no shadow models), so there is no attacker's confidence.".to_string()
-        } else {
-            format!("The attacker's confidence that your drawing was in the training data: {}.", scored.join("; "))
-        }
+        if scored.is_empty() { t.no_attack.to_string() } else { format!("{}{}.", t.confidence, scored.join("; ")) }
     };
     let header = move || {
-        models.get().iter().flat_map(|f| [format!("{} predicts", f.model), "p(your label)".into(), "‖∇ℓ‖".into()]).collect::<Vec<_>>()
+        let lang = ui.lang.get();
+        let t = &lang.texts().canary;
+        models.get().iter().flat_map(|f| [(t.predicts)(model_name(f.model, lang)), t.p_label.into(), "‖∇ℓ‖".into()]).collect::<Vec<_>>()
     };
     let rows = move || {
         let m = models.get();
+        let lang = ui.lang.get();
         let epochs: Vec<usize> = m.first().map(|f| f.epochs.iter().map(|(e, _)| *e).collect()).unwrap_or_default();
         epochs
             .into_iter()
@@ -308,7 +321,7 @@ pub fn CanaryView(ui: Ui) -> impl IntoView {
                 let mut row = vec![e.to_string()];
                 for f in &m {
                     match f.epochs.iter().find(|(x, _)| *x == e) {
-                        Some((_, p)) => row.extend([p.predicted.to_string(), pct(p.p_label), format!("{:.2}", p.grad_norm)]),
+                        Some((_, p)) => row.extend([p.predicted.to_string(), lang.pct(p.p_label, 0), lang.num(f64::from(p.grad_norm), 2)]),
                         None => row.extend(["—".to_string(), "—".into(), "—".into()]),
                     }
                 }
@@ -319,15 +332,14 @@ pub fn CanaryView(ui: Ui) -> impl IntoView {
     view! {
         <Show when=move || !models.with(Vec::is_empty)>
             <section class="view" id="view-canary">
-                <h2>"Your drawing, the outlier"</h2>
+                <h2>{ui.tr(|t| t.canary.title)}</h2>
                 <div class="canary-result">
                     {picture}
                     <p id="canary-verdict" class="teach">{verdict}</p>
                 </div>
-                <p class="teach">"Epoch 0 is the untrained model. A model that predicts your label for a drawing that looks like
-                   something else has memorized it; the gradient norm is how hard your drawing pulls on the weights."</p>
+                <p class="teach">{ui.tr(|t| t.canary.teach)}</p>
                 <table class="numbers" id="canary-table">
-                    <tr><th>"epoch"</th>{move || header().into_iter().map(|h| view! { <th>{h}</th> }).collect_view()}</tr>
+                    <tr><th>{ui.tr(|t| t.canary.epoch)}</th>{move || header().into_iter().map(|h| view! { <th>{h}</th> }).collect_view()}</tr>
                     {move || rows().into_iter().map(|r| view! { <tr>{r.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}</tr> }).collect_view()}
                 </table>
             </section>

@@ -3,27 +3,25 @@
 //! cancel buttons, and the share link.
 
 use leptos::prelude::*;
-use spotlight_core::config::{Config, DatasetName, FIELDS, Field, Kind, OodSourceName};
+use spotlight_core::config::{Config, ConfigError, ConfigProblem, DatasetName, FIELDS, Field, Kind, OodSourceName};
+use spotlight_i18n::controls::PRESETS;
 
+use crate::notice_text;
 use crate::state::Ui;
 use crate::views::share::{CourseLink, ShareLink};
 
 /// The paper's settings, one click away, built on `d`: the default sized to the page's backend.
-fn presets(d: Config) -> Vec<(&'static str, Config)> {
-    vec![
-        ("MNIST, 5% flipped labels, BN vs no-BN", d.clone()),
-        ("MNIST, 5% flipped, with the γ/σ regularizer", Config { regularizer: true, reg_strength: 0.05, ..d.clone() }),
-        ("MNIST, 20% flipped (strong memorization)", Config { label_noise: 0.2, ..d.clone() }),
-        ("MNIST, clean data (no outliers)", Config { label_noise: 0.0, ..d.clone() }),
-        (
-            "MNIST, 5% OOD images (Fashion-MNIST)",
-            Config { label_noise: 0.0, ood_fraction: 0.05, ood_source: OodSourceName::Other, ..d.clone() },
-        ),
-        ("Fashion-MNIST, 5% flipped labels", Config { dataset: DatasetName::Fashion, ..d.clone() }),
-        (
-            "Tiny (a quick look)",
-            Config { train_size: 500, test_size: 500, epochs: 2, batch_size: 50, shadow_models: 2, probe_size: 32, ..d },
-        ),
+/// Their names are the page's texts (`controls.presets`, in this order).
+fn presets(d: Config) -> [Config; PRESETS] {
+    [
+        d.clone(),
+        Config { regularizer: true, reg_strength: 0.05, ..d.clone() },
+        Config { label_noise: 0.2, ..d.clone() },
+        Config { label_noise: 0.0, ..d.clone() },
+        Config { label_noise: 0.0, ood_fraction: 0.05, ood_source: OodSourceName::Other, ..d.clone() },
+        Config { dataset: DatasetName::Fashion, ..d.clone() },
+        // Tiny (a quick look).
+        Config { train_size: 500, test_size: 500, epochs: 2, batch_size: 50, shadow_models: 2, probe_size: 32, ..d },
     ]
 }
 
@@ -39,69 +37,80 @@ fn shown(ui: Ui, field: &'static Field) -> String {
 /// Applies a control's text through the field table: clamped (and said so), or refused with the
 /// reason and the old value shown again; a combination that cannot run is not applied.
 fn apply(ui: Ui, field: &'static Field, raw: &str) {
-    let name = field.name;
+    let (name, lang) = (field.name, ui.lang_now());
     let redraw = move || ui.config.set(ui.config.get_untracked());
     let read = match field.read(raw) {
         Ok(read) => read,
         Err(reason) => {
-            ui.notice(format!("{name}: {raw:?} is not valid ({reason}); kept {}", shown(ui, field)));
+            ui.notice(notice_text::invalid_control(lang, name, raw, &reason, &shown(ui, field)));
             return redraw();
         }
     };
     if let (Some(to), Some(r)) = (read.clamped, field.range()) {
-        ui.notice(format!("{name}: {raw} set to {to} (allowed {} to {}{})", r.min, r.max, if r.integer { ", whole numbers" } else { "" }));
+        ui.notice(notice_text::clamped_control(lang, name, raw, to, r));
     }
     let mut c = ui.config.get_untracked();
-    if let Err(e) = c.set(name, read.value).map_err(|e| format!("{name}: {e}")).and_then(|()| c.validate().map_err(|e| e.to_string())) {
-        ui.notice(format!("{e}; not applied"));
+    let set = c.set(name, read.value).map_err(|e| ConfigError { field: name.to_string(), problem: ConfigProblem::Json(e) });
+    if let Err(e) = set.and_then(|()| c.validate()) {
+        ui.notice(notice_text::not_applied(lang, &e));
         return redraw();
     }
     ui.set_config(c);
 }
 
-/// One field's control, by its kind: a checkbox, a menu, a slider (fractions) or a number box.
+/// One field's control, by its kind: a checkbox, a menu, a slider (fractions) or a number box. Its
+/// label, help and options in the page's language (the core's English if a text were missing).
 #[component]
 fn Control(ui: Ui, field: &'static Field) -> impl IntoView {
     let name = field.name;
     let value = move || shown(ui, field);
     let on_change = move |ev: leptos::ev::Event| apply(ui, field, &event_target_value(&ev));
+    let label = move || ui.t().fields.field(name).map_or(field.label, |t| t.label);
+    let help = move || ui.t().fields.field(name).map_or(field.help, |t| t.help);
     match field.kind {
         Kind::Bool => view! {
-            <label class="field toggle" title=field.help>
+            <label class="field toggle" title=help>
                 <input type="checkbox" name=name prop:checked=move || value() == "true"
                     on:change=move |ev| apply(ui, field, if event_target_checked(&ev) { "true" } else { "false" }) />
-                <span>{field.label}</span>
+                <span>{label}</span>
             </label>
         }
         .into_any(),
         Kind::Choice(options) => view! {
-            <label class="field" title=field.help>
-                <span>{field.label}</span>
+            <label class="field" title=help>
+                <span>{label}</span>
                 <select name=name prop:value=value on:change=on_change>
-                    {options.iter().map(|&(v, t)| view! { <option value=v>{t}</option> }).collect_view()}
+                    {options
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &(v, t))| {
+                            let text = move || ui.t().fields.field(name).and_then(|f| f.options.get(i).copied()).unwrap_or(t);
+                            view! { <option value=v>{text}</option> }
+                        })
+                        .collect_view()}
                 </select>
             </label>
         }
         .into_any(),
         Kind::Number(r) if r.percent => view! {
-            <label class="field slider" title=field.help>
-                <span>{field.label}" "<b>{move || format!("{:.0}%", 100.0 * value().parse::<f64>().unwrap_or(0.0))}</b></span>
+            <label class="field slider" title=help>
+                <span>{label}" "<b>{move || ui.lang.get().pct(value().parse::<f64>().unwrap_or(0.0), 0)}</b></span>
                 <input type="range" name=name min=r.min.to_string() max=r.max.to_string() step=r.step.to_string()
                     prop:value=value on:change=on_change />
             </label>
         }
         .into_any(),
         Kind::Number(r) => view! {
-            <label class="field" title=field.help>
-                <span>{field.label}</span>
+            <label class="field" title=help>
+                <span>{label}</span>
                 <input type="number" name=name min=r.min.to_string() max=r.max.to_string() step=r.step.to_string()
                     prop:value=value on:change=on_change />
             </label>
         }
         .into_any(),
         Kind::Seed => view! {
-            <label class="field" title=field.help>
-                <span>{field.label}</span>
+            <label class="field" title=help>
+                <span>{label}</span>
                 <input type="number" name=name min="0" step="1" prop:value=value on:change=on_change />
             </label>
         }
@@ -114,40 +123,36 @@ fn Control(ui: Ui, field: &'static Field) -> impl IntoView {
 #[component]
 pub fn Controls(ui: Ui) -> impl IntoView {
     let running = move || ui.activity.with(|a| matches!(a, crate::state::Activity::Loading(_) | crate::state::Activity::Training));
-    let preset_names: Vec<&'static str> = presets(Config::default()).iter().map(|p| p.0).collect();
     // Said when the page's default is not the paper-like one (a CPU backend).
     let sized = move || {
         let (base, full) = (ui.base.get(), Config::default());
-        (base != full).then(|| {
-            format!(
-                "Sized for the CPU backend: {} training samples ({} on a GPU); the presets keep that size.",
-                base.train_size, full.train_size
-            )
-        })
+        (base != full).then(|| (ui.t().controls.sized)(base.train_size as u64, full.train_size as u64))
     };
     // On a phone the settings start folded under their heading, so that the lenses are near the top.
     let narrow = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|w| w.as_f64()).is_some_and(|w| w <= 700.0);
     view! {
-        <section class="controls" aria-label="experiment settings">
+        <section class="controls" aria-label=ui.tr(|t| t.controls.section_label)>
             <label class="field wide" hidden=ui.hides("preset")>
-                <span>"Preset"</span>
+                <span>{ui.tr(|t| t.controls.preset)}</span>
                 <select name="preset" on:change=move |ev| {
                     if let Ok(i) = event_target_value(&ev).parse::<usize>()
-                        && let Some((_, c)) = presets(ui.base.get_untracked()).into_iter().nth(i)
+                        && let Some(c) = presets(ui.base.get_untracked()).into_iter().nth(i)
                     {
                         // A preset keeps the student's drawing.
                         let now = ui.config.get_untracked();
                         ui.set_config(Config { canary: now.canary, canary_label: now.canary_label, ..c })
                     }
                 }>
-                    <option value="">"— the paper's settings —"</option>
-                    {preset_names.into_iter().enumerate().map(|(i, n)| view! { <option value=i.to_string()>{n}</option> }).collect_view()}
+                    <option value="">{ui.tr(|t| t.controls.paper_settings)}</option>
+                    {(0..PRESETS)
+                        .map(|i| view! { <option value=i.to_string()>{move || ui.t().controls.presets[i]}</option> })
+                        .collect_view()}
                 </select>
             </label>
             <p id="sized-note" class="sized">{sized}</p>
             // The canary's two fields are the pad's (`views::canary`).
             <details class="settings more" open=!narrow>
-                <summary>"Settings"</summary>
+                <summary>{ui.tr(|t| t.controls.settings)}</summary>
                 <div class="settings-fields">
                     {FIELDS
                         .iter()
@@ -158,9 +163,9 @@ pub fn Controls(ui: Ui) -> impl IntoView {
             </details>
             <div class="buttons">
                 <button id="run" on:click=move |_| ui.start() disabled=move || ui.activity.with(|a| a.busy())>
-                    {move || if ui.report.with(|r| r.is_some()) { "Rerun" } else { "Run" }}
+                    {move || if ui.report.with(|r| r.is_some()) { ui.t().controls.rerun } else { ui.t().controls.run }}
                 </button>
-                <button id="cancel" on:click=move |_| ui.stop() disabled=move || !running()>"Cancel"</button>
+                <button id="cancel" on:click=move |_| ui.stop() disabled=move || !running()>{ui.tr(|t| t.controls.cancel)}</button>
             </div>
             <Show when=move || !ui.hides("share")><ShareLink ui /></Show>
             <CourseLink ui />

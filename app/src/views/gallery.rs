@@ -4,15 +4,18 @@ use leptos::prelude::*;
 use spotlight_core::Variant;
 use spotlight_core::data::transforms::SampleKind;
 use spotlight_core::report::Exposed;
+use spotlight_i18n::canary::Gallery;
+use spotlight_plots::model_name;
 
 use crate::state::Ui;
 
 /// A gallery caption: the label trained with and the dataset's (OOD images and drawings have none).
-fn caption(kind: SampleKind, label: u8, true_label: Option<u8>) -> String {
+fn caption(t: &Gallery, kind: SampleKind, label: u8, true_label: Option<u8>) -> String {
+    let given = t.given;
     match (kind, true_label) {
-        (SampleKind::Canary, _) => format!("given {label} · your drawing"),
-        (_, Some(t)) => format!("given {label} · true {t}"),
-        (_, None) => format!("given {label} · OOD image"),
+        (SampleKind::Canary, _) => format!("{given} {label} · {}", t.your_drawing),
+        (_, Some(x)) => format!("{given} {label} · {} {x}", t.true_label),
+        (_, None) => format!("{given} {label} · {}", t.ood_image),
     }
 }
 
@@ -25,17 +28,25 @@ fn exposed(ui: Ui) -> Vec<(Variant, Vec<Exposed>)> {
 }
 
 #[component]
-fn Sample(e: Exposed) -> impl IntoView {
-    let (tag, class) = match e.kind {
-        SampleKind::Clean => ("clean", "clean"),
-        SampleKind::Flipped => ("flipped", "flipped"),
-        SampleKind::Ood => ("OOD", "ood"),
-        SampleKind::Canary => ("your drawing", "canary"),
+fn Sample(ui: Ui, e: Exposed) -> impl IntoView {
+    let class = match e.kind {
+        SampleKind::Clean => "clean",
+        SampleKind::Flipped => "flipped",
+        SampleKind::Ood => "ood",
+        SampleKind::Canary => "canary",
+    };
+    let (kind, label, true_label) = (e.kind, e.label, e.true_label);
+    let t = move || &ui.t().canary.gallery;
+    let tag = move || match kind {
+        SampleKind::Clean => t().clean,
+        SampleKind::Flipped => t().flipped,
+        SampleKind::Ood => t().ood,
+        SampleKind::Canary => t().your_drawing,
     };
     view! {
         <figure class=format!("sample {class}")>
             <SampleImage pixels=e.pixels />
-            <figcaption>{caption(e.kind, e.label, e.true_label)}<br/><span class="tag">{tag}</span></figcaption>
+            <figcaption>{move || caption(t(), kind, label, true_label)}<br/><span class="tag">{tag}</span></figcaption>
         </figure>
     }
 }
@@ -44,15 +55,14 @@ fn Sample(e: Exposed) -> impl IntoView {
 pub fn GalleryView(ui: Ui) -> impl IntoView {
     view! {
         <section class="view" id="view-gallery">
-            <h2>"Most exposed training samples"</h2>
-            <p class="teach">"The members LiRA is most sure about. Count the red (flipped) and orange (OOD) tags: the outliers the model
-               memorized are the ones it leaks."</p>
+            <h2>{ui.tr(|t| t.canary.gallery.title)}</h2>
+            <p class="teach">{ui.tr(|t| t.canary.gallery.teach)}</p>
             <For each=move || exposed(ui)
                 key=|(variant, ex)| (variant.key(), ex.iter().map(|e| e.source_index).collect::<Vec<_>>())
-                children=|(variant, ex)| view! {
-                    <h3>{format!("{} model", variant.label())}</h3>
+                children=move |(variant, ex)| view! {
+                    <h3>{move || { let lang = ui.lang.get(); (lang.texts().canary.gallery.model)(model_name(variant, lang)) }}</h3>
                     <div class="gallery">
-                        <For each=move || ex.clone() key=|e| e.source_index children=|e| view! { <Sample e /> } />
+                        <For each=move || ex.clone() key=|e| e.source_index children=move |e| view! { <Sample ui e /> } />
                     </div>
                 } />
         </section>

@@ -15,14 +15,15 @@ pub mod canary;
 pub mod charts;
 pub mod controls;
 pub mod gallery;
+pub mod language;
 pub mod paper;
 pub mod progress;
 pub mod share;
 pub mod tour;
 
-/// A share as a percentage, or a dash where there is none.
-fn pct(x: Option<f64>) -> String {
-    x.map_or("—".into(), |v| format!("{:.1}%", 100.0 * v))
+/// A share as a percentage in `lang`, or a dash where there is none.
+fn pct(x: Option<f64>, lang: spotlight_i18n::Lang) -> String {
+    x.map_or("—".into(), |v| lang.pct(v, 1))
 }
 
 /// One table cell: its text and its class (`""` for none).

@@ -3,6 +3,10 @@
 
 use leptos::prelude::*;
 use spotlight_core::paper::{ClaimRow, PaperTable, REG_NOISE};
+use spotlight_i18n::Lang;
+use spotlight_i18n::paper::ClaimText;
+
+use crate::state::Ui;
 
 /// `paper-report.json` of `spotlight paper --size mid`, copied to `results/paper-mid.json`.
 const PAPER_JSON: &str = include_str!("../../../results/paper-mid.json");
@@ -22,18 +26,64 @@ fn parse(json: &str) -> Result<PaperFile, String> {
 }
 
 /// One line under each of `spotlight_plots::paper_charts`' charts, by its key.
-fn chart_caption(name: &str) -> String {
+fn chart_caption(lang: Lang, name: &str) -> String {
+    let c = &lang.texts().paper.captions;
     match name {
-        "memorization" => "Memorization: accuracy on flipped members per epoch, BN (red) and no-BN (blue); thicker lines for more noise.".into(),
-        "gradients" => "Median per-sample gradient norm inside a training batch, noisy probes (thick) and clean ones (light), per model and noise level.".into(),
-        "gamma-sigma" => "BN models: median γ/σ with the batch σ, mean over layers, from the untrained model (epoch 0); the change from epoch 0 and the gap between noise levels are the signal, not the line at 1.".into(),
-        "gamma" => "BN models: mean |γ| per epoch by noise level — outliers pushing γ up is the paper's feedback loop.".into(),
-        "tradeoff" => format!(
-            "The regularizer at {:.0}% flipped labels: flipped-label accuracy and LiRA AUC against test accuracy, one point per λ (λ = 0: without it).",
-            100.0 * REG_NOISE
-        ),
+        "memorization" => c.memorization.into(),
+        "gradients" => c.gradients.into(),
+        "gamma-sigma" => c.gamma_sigma.into(),
+        "gamma" => c.gamma.into(),
+        "tradeoff" => (c.tradeoff)(&lang.pct(REG_NOISE, 0)),
         other => other.to_string(),
     }
+}
+
+/// A claim's verdict: "held (3/3 seeds)".
+fn verdict(lang: Lang, r: &ClaimRow) -> String {
+    let t = &lang.texts().paper;
+    let word = match r.held {
+        Some(true) => t.held,
+        Some(false) => t.not_held,
+        None => t.unchecked,
+    };
+    format!("{word} ({}/{} {})", r.seeds_held, r.seeds_checked, t.seeds)
+}
+
+/// A no-break space before each "%" that follows a digit.
+fn spaced_percent(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 4);
+    let mut prev = ' ';
+    for c in text.chars() {
+        if c == '%' && prev.is_ascii_digit() {
+            out.push('\u{a0}');
+        }
+        out.push(c);
+        prev = c;
+    }
+    out
+}
+
+/// Our numbers in words, mean ± sd over seeds: in English the core's text, in another language
+/// each number's name translated word by word and the numbers written the language's way.
+fn ours(lang: Lang, r: &ClaimRow) -> String {
+    if lang == Lang::En {
+        return r.ours();
+    }
+    let words: Vec<_> = Lang::En.texts().paper.stats.list().into_iter().zip(lang.texts().paper.stats.list()).collect();
+    r.numbers
+        .iter()
+        .map(|s| {
+            let name = words.iter().fold(s.name.clone(), |n, (en, x)| n.replace(en, x));
+            // "5%" → "5 %" where the language writes a percentage so.
+            let name = if lang.pct(0.0, 0).contains('\u{a0}') { spaced_percent(&name) } else { name };
+            if s.values.len() > 1 {
+                format!("{name} {} ± {}", lang.num(s.mean, 3), lang.num(s.sd, 3))
+            } else {
+                format!("{name} {}", lang.num(s.mean, 3))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 fn seeds_text(seeds: &[u64]) -> String {
@@ -41,59 +91,76 @@ fn seeds_text(seeds: &[u64]) -> String {
 }
 
 #[component]
-pub fn PaperPanel() -> impl IntoView {
+pub fn PaperPanel(ui: Ui) -> impl IntoView {
     let body = match parse(PAPER_JSON) {
-        Ok(file) => view! { <PaperBody file /> }.into_any(),
+        Ok(file) => view! { <PaperBody ui file /> }.into_any(),
         Err(e) => view! {
-            <p class="error" id="paper-error">{format!("The measured results (results/paper-mid.json) could not be read: {e}")}</p>
+            <p class="error" id="paper-error">{move || format!("{}{e}", ui.t().paper.error)}</p>
         }
         .into_any(),
     };
     view! {
         <section class="view" id="view-paper">
-            <h2>"What the paper found / what we measured"</h2>
+            <h2>{ui.tr(|t| t.paper.title)}</h2>
             {body}
         </section>
     }
 }
 
 #[component]
-fn PaperBody(file: PaperFile) -> impl IntoView {
+fn PaperBody(ui: Ui, file: PaperFile) -> impl IntoView {
     let PaperFile { size, table } = file;
     let command = format!("spotlight paper --size {size}");
-    let seeds = format!("{} {}", if table.seeds.len() == 1 { "seed" } else { "seeds" }, seeds_text(&table.seeds));
+    let (one_seed, seeds_list) = (table.seeds.len() == 1, seeds_text(&table.seeds));
+    let seeds = move || {
+        let t = &ui.t().paper;
+        format!("{} {seeds_list}", if one_seed { t.seed } else { t.seeds })
+    };
     let table = StoredValue::new(table);
     // The charts are drawn the first time the reader opens them, not at page load.
     let opened = RwSignal::new(false);
     let charts = move || {
-        table.with_value(spotlight_plots::paper_charts).into_iter().map(|(name, svg)| view! { <PaperChart name svg /> }).collect_view()
+        let lang = ui.lang.get();
+        table
+            .with_value(|t| spotlight_plots::paper_charts(t, lang))
+            .into_iter()
+            .map(|(name, svg)| view! { <PaperChart ui name svg /> })
+            .collect_view()
     };
     view! {
-        <p class="teach">"The paper's claims, each against our numbers, measured with "<code>{command}</code>", "{seeds}
-           "; mean ± sd over seeds. A claim held when its rule holds on the means and in more than half of the seeds checked."</p>
-        <ClaimTable rows=table.with_value(|t| t.rows.clone()) />
-        <p class="teach" id="paper-reading">"Reading it: a verdict is the rule applied to the numbers, not the whole story. "
-           "Compare each difference with its ± (the spread over seeds): a rule met by less than that is met by chance. "
-           "For γ/σ compare the trained value with the one at initialization beside it: above 1 from the start says nothing about training. "
-           "A claim that did not hold after a faithful measurement is a finding, reported as it came out."</p>
+        <p class="teach">{ui.tr(|t| t.paper.intro)}<code>{command}</code>", "{seeds}{ui.tr(|t| t.paper.intro_end)}</p>
+        <ClaimTable ui rows=table.with_value(|t| t.rows.clone()) />
+        <p class="teach" id="paper-reading">{ui.tr(|t| t.paper.reading)}</p>
         <details class="paper-charts" on:toggle=move |_| opened.set(true)>
-            <summary>"The charts behind the claims (means over seeds)"</summary>
+            <summary>{ui.tr(|t| t.paper.charts)}</summary>
             <Show when=move || opened.get()>{charts}</Show>
         </details>
     }
 }
 
 #[component]
-fn ClaimTable(rows: Vec<ClaimRow>) -> impl IntoView {
+fn ClaimTable(ui: Ui, rows: Vec<ClaimRow>) -> impl IntoView {
+    let t = move || &ui.t().paper;
     view! {
         <table class="numbers claims" id="paper-table">
-            <tr><th></th><th>"claim"</th><th>"the paper"</th><th>"ours"</th><th>"verdict"</th></tr>
+            <tr><th></th><th>{ui.tr(|t| t.paper.claim_head)}</th><th>{ui.tr(|t| t.paper.paper_head)}</th><th>{ui.tr(|t| t.paper.ours_head)}</th>
+                <th>{ui.tr(|t| t.paper.verdict_head)}</th></tr>
             {rows.into_iter().map(|r| {
                 let class = match r.held { Some(true) => "verdict held", Some(false) => "verdict not-held", None => "verdict unchecked" };
-                let verdict = format!("{} ({}/{} seeds)", r.verdict(), r.seeds_held, r.seeds_checked);
+                let r = StoredValue::new(r);
+                let id = r.with_value(|r| r.id);
+                // In English the file's texts; a claim the page has no texts for (a newer results
+                // file) shows them too.
+                let text = move |pick: fn(&ClaimText) -> &'static str, file: fn(&ClaimRow) -> &String| {
+                    let own = (ui.lang.get() != Lang::En).then(|| t().claim(id)).flatten();
+                    own.map_or_else(|| r.with_value(|r| file(r).clone()), |c| pick(c).to_string())
+                };
+                let claim = move || text(|c| c.claim, |r| &r.claim);
+                let paper = move || text(|c| c.paper, |r| &r.paper);
                 view! {
-                    <tr><td>{format!("({})", r.id)}</td><td class="text">{r.claim.clone()}</td><td class="text">{r.paper.clone()}</td>
-                        <td class="text">{r.ours()}</td><td class=class>{verdict}</td></tr>
+                    <tr><td>{format!("({id})")}</td><td class="text">{claim}</td><td class="text">{paper}</td>
+                        <td class="text">{move || r.with_value(|r| ours(ui.lang.get(), r))}</td>
+                        <td class=class>{move || r.with_value(|r| verdict(ui.lang.get(), r))}</td></tr>
                 }
             }).collect_view()}
         </table>
@@ -101,11 +168,11 @@ fn ClaimTable(rows: Vec<ClaimRow>) -> impl IntoView {
 }
 
 #[component]
-fn PaperChart(name: &'static str, svg: String) -> impl IntoView {
+fn PaperChart(ui: Ui, name: &'static str, svg: String) -> impl IntoView {
     view! {
         <figure class="paper-chart">
             <div class="chart" inner_html=svg></div>
-            <figcaption>{chart_caption(name)}</figcaption>
+            <figcaption>{move || chart_caption(ui.lang.get(), name)}</figcaption>
         </figure>
     }
 }

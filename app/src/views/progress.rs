@@ -2,40 +2,49 @@
 //! times), the retry button after a failed download, and the report's exports.
 
 use leptos::prelude::*;
-use spotlight_core::Report;
+use spotlight_core::bench::PhaseTimes;
+use spotlight_core::experiment::Phase;
+use spotlight_core::{Report, Variant};
+use spotlight_i18n::Lang;
+use spotlight_i18n::status::Status;
 
-use crate::state::{Activity, Ui};
+use crate::state::{Activity, Doing, Loading, Ui, model_name};
 use crate::web;
 
 #[component]
 pub fn ProgressView(ui: Ui) -> impl IntoView {
     let text = move || {
+        let lang = ui.lang.get();
+        let p = &lang.texts().status.progress;
         let b = ui.bar.get();
         match ui.activity.get() {
-            Activity::Idle => "Ready. Press Run.".to_string(),
-            Activity::Loading(s) => s,
-            Activity::Training => {
-                format!("{:.0}% — {} — {:.0} samples/s — ETA {:.0} s", 100.0 * b.fraction, b.text, b.samples_per_s, b.eta_s)
-            }
-            Activity::Benchmarking => "Benchmarking (see the benchmark below)…".to_string(),
-            Activity::Done => format!(
-                "100% — done in {:.1} s ({:.0} samples/s){}",
-                b.elapsed_s,
-                b.samples_per_s,
-                ui.times.get().map(|t| format!("; {}", t.describe())).unwrap_or_default()
+            Activity::Idle => p.ready.to_string(),
+            Activity::Loading(l) => loading(lang, &l, false),
+            Activity::Training => format!(
+                "{} — {} — {} {} — {}",
+                lang.pct(b.fraction, 0),
+                doing(lang, &b.doing),
+                lang.num(b.samples_per_s, 0),
+                p.samples_per_s,
+                (p.eta)(&lang.num(b.eta_s, 0))
             ),
-            Activity::Cancelled => {
-                format!("Cancelled at {:.0}% after {:.1} s; what was measured is kept below.", 100.0 * b.fraction, b.elapsed_s)
-            }
-            Activity::Failed(e) | Activity::LoadFailed(e) => format!("Error: {e}"),
+            Activity::Benchmarking => p.benchmarking.to_string(),
+            Activity::Done => format!(
+                "{} — {}{}",
+                lang.pct(1.0, 0),
+                (p.done_in)(&lang.num(b.elapsed_s, 1), &lang.num(b.samples_per_s, 0)),
+                ui.times.get().map(|t| format!("; {}", phases(lang, &t))).unwrap_or_default()
+            ),
+            Activity::Cancelled => (p.cancelled_at)(&lang.pct(b.fraction, 0), &lang.num(b.elapsed_s, 1)),
+            Activity::Failed(e) | Activity::LoadFailed(e) => (p.error)(&e),
         }
     };
     let percent = move || format!("{:.0}", 100.0 * ui.bar.get().fraction);
     // Changes only when its text does: a live region is not told the same thing twice.
     let announced = Memo::new(move |_| status(ui));
     view! {
-        <section class="progress" aria-label="progress" data-runs=move || ui.runs_started.get()>
-            <div class="bar" role="progressbar" aria-label="experiment progress" aria-valuemin="0" aria-valuemax="100"
+        <section class="progress" aria-label=ui.tr(|t| t.status.progress.label) data-runs=move || ui.runs_started.get()>
+            <div class="bar" role="progressbar" aria-label=ui.tr(|t| t.status.progress.bar_label) aria-valuemin="0" aria-valuemax="100"
                 aria-valuenow=percent>
                 <div id="progress-fill" style:width=move || format!("{:.1}%", 100.0 * ui.bar.get().fraction)></div>
             </div>
@@ -43,7 +52,7 @@ pub fn ProgressView(ui: Ui) -> impl IntoView {
             <div id="progress-text" aria-hidden="true">{text}</div>
             <p id="progress-status" class="sr-only" role="status" aria-live="polite">{announced}</p>
             <Show when=move || matches!(ui.activity.get(), Activity::LoadFailed(_))>
-                <button id="retry" on:click=move |_| ui.start()>"Retry"</button>
+                <button id="retry" on:click=move |_| ui.start()>{ui.tr(|t| t.status.progress.retry)}</button>
             </Show>
             <AutoRunAsk ui />
             <ModelErrors ui />
@@ -51,21 +60,84 @@ pub fn ProgressView(ui: Ui) -> impl IntoView {
     }
 }
 
+/// What is getting a run ready, in words; `short`: without the download's running figures
+/// ("Loading mnist.spds.gz", for a screen reader).
+fn loading(lang: Lang, l: &Loading, short: bool) -> String {
+    let p = &lang.texts().status.progress;
+    let mb = |b: f64| lang.num(b / 1e6, 1);
+    match *l {
+        Loading::Starting => p.starting.to_string(),
+        Loading::Fetching { file, got: None } => format!("{}…", (p.loading)(file)),
+        Loading::Fetching { file, got: Some(_) } if short => (p.loading)(file),
+        Loading::Fetching { file, got: Some((got, Some(total))) } => {
+            let share = (got as f64 / total as f64).min(1.0);
+            format!("{}: {}", (p.loading)(file), (p.of_mb)(&mb(got as f64), &mb(total as f64), &lang.pct(share, 0)))
+        }
+        Loading::Fetching { file, got: Some((got, None)) } => format!("{}: {} MB", (p.loading)(file), mb(got as f64)),
+        Loading::Unpacking { file, bytes } => (p.unpacking)(file, &mb(bytes as f64)),
+    }
+}
+
+/// What a run is doing, in words ("training BN: epoch 2, step 14"; "training BN and no-BN (2 workers)").
+fn doing(lang: Lang, d: &Doing) -> String {
+    let s = &lang.texts().status;
+    let w = &s.doing;
+    let model = |v: Option<Variant>| v.map_or("", |v| model_name(s, v));
+    match d {
+        Doing::Nothing => String::new(),
+        Doing::Done => w.done.to_string(),
+        Doing::Unit(p) => match p.phase {
+            Phase::Targets => (w.target)(model(p.variant), &lang.int(p.epoch as u64), &lang.int(p.step as u64)),
+            Phase::Shadows => (w.shadow)(&lang.int(p.shadow as u64), model(p.variant)),
+            Phase::Attack => w.attacking.to_string(),
+            Phase::Done => w.done.to_string(),
+        },
+        Doing::Board(b, n) => {
+            let text = if b.finished {
+                w.done.to_string()
+            } else {
+                let mut parts = Vec::new();
+                if !b.training.is_empty() {
+                    let names: Vec<&str> = b.training.iter().map(|&v| model_name(s, v)).collect();
+                    parts.push((w.training)(&names.join(w.and)));
+                }
+                if let Some(c) = b.shadows {
+                    parts.push((w.shadows)(&lang.int(c.done as u64), &lang.int(c.all as u64), &lang.int(c.running as u64)));
+                }
+                if b.attacking {
+                    parts.push(w.attacking.to_string());
+                }
+                if parts.is_empty() { w.waiting.to_string() } else { parts.join("; ") }
+            };
+            format!("{text} {}", (w.workers)(&lang.int(*n as u64)))
+        }
+    }
+}
+
+/// A run's wall time by phase, in words (the core's `PhaseTimes::describe`, in the page's language).
+pub fn phases(lang: Lang, t: &PhaseTimes) -> String {
+    let w = &lang.texts().status.doing;
+    let shadows = if t.shadows_alongside() { w.shadows_alongside.to_string() } else { (w.shadows_s)(&lang.num(t.shadows_s, 1)) };
+    (w.phases)(&lang.num(t.targets_s, 1), &shadows, &lang.num(t.attack_s, 1))
+}
+
 /// What a screen reader announces of the progress: each change of phase and every quarter of the
 /// run, not each step (the line above changes several times a second).
 fn status(ui: Ui) -> String {
+    let lang = ui.lang.get();
+    let p = &lang.texts().status.progress;
     match ui.activity.get() {
         Activity::Idle => String::new(),
         // What is loading, without the download's running figures ("Loading mnist.spds.gz").
-        Activity::Loading(s) => s.split(':').next().unwrap_or_default().to_string(),
+        Activity::Loading(l) => loading(lang, &l, true),
         Activity::Training => {
-            let quarter = (4.0 * ui.bar.with(|b| b.fraction)).floor().clamp(0.0, 3.0) as u32;
-            format!("Training: {}% done.", 25 * quarter)
+            let quarter = (4.0 * ui.bar.with(|b| b.fraction)).floor().clamp(0.0, 3.0);
+            (p.say_training)(&lang.pct(quarter / 4.0, 0))
         }
-        Activity::Benchmarking => "Benchmarking.".into(),
-        Activity::Done => format!("Done in {:.0} s. The charts and tables below show the results.", ui.bar.with_untracked(|b| b.elapsed_s)),
-        Activity::Cancelled => "Cancelled. What was measured is kept.".into(),
-        Activity::Failed(e) | Activity::LoadFailed(e) => format!("Error: {e}"),
+        Activity::Benchmarking => p.say_benchmarking.into(),
+        Activity::Done => (p.say_done)(&lang.num(ui.bar.with_untracked(|b| b.elapsed_s), 0)),
+        Activity::Cancelled => p.say_cancelled.into(),
+        Activity::Failed(e) | Activity::LoadFailed(e) => (p.error)(&e),
     }
 }
 
@@ -74,10 +146,10 @@ fn status(ui: Ui) -> String {
 fn AutoRunAsk(ui: Ui) -> impl IntoView {
     view! {
         <Show when=move || ui.ask.with(Option::is_some)>
-            <div id="autorun-ask" class="ask" role="alertdialog" aria-label="Start this run?">
-                <p>{move || ui.ask.get().unwrap_or_default()}</p>
-                <button id="autorun-start" on:click=move |_| ui.start()>"Start it"</button>
-                <button id="autorun-dismiss" on:click=move |_| ui.ask.set(None)>"Not now"</button>
+            <div id="autorun-ask" class="ask" role="alertdialog" aria-label=ui.tr(|t| t.status.progress.ask_label)>
+                <p>{move || ui.ask.get().map(|why| crate::notice_text::ask(ui.lang.get(), &why)).unwrap_or_default()}</p>
+                <button id="autorun-start" on:click=move |_| ui.start()>{ui.tr(|t| t.status.progress.start_it)}</button>
+                <button id="autorun-dismiss" on:click=move |_| ui.ask.set(None)>{ui.tr(|t| t.status.progress.not_now)}</button>
             </div>
         </Show>
     }
@@ -86,15 +158,56 @@ fn AutoRunAsk(ui: Ui) -> impl IntoView {
 /// What went wrong in each model (a diverged loss, a failed backend, an attack that could not run).
 #[component]
 fn ModelErrors(ui: Ui) -> impl IntoView {
-    let failures = move || ui.report.with(|r| r.as_ref().map(Report::failures).unwrap_or_default());
+    let failures = move || {
+        let s = &ui.t().status;
+        ui.report.with(|r| r.as_ref().map(|r| failures(s, r)).unwrap_or_default())
+    };
     view! {
         <Show when=move || !failures().is_empty()>
             <div id="model-errors" class="model-errors" role="alert">
-                <strong>"Not every model finished:"</strong>
+                <strong>{ui.tr(|t| t.status.progress.not_every_model)}</strong>
                 <ul><For each=failures key=|f| f.clone() children=|f| view! { <li>{f}</li> } /></ul>
             </div>
         </Show>
     }
+}
+
+/// Each model's error, and each failed attack's (the core's `Report::failures`, in the page's language).
+fn failures(s: &Status, r: &Report) -> Vec<String> {
+    let mut out = Vec::new();
+    for run in &r.runs {
+        let name = model_name(s, r.variant(run));
+        if let Some(e) = &run.error {
+            out.push(format!("{name}: {}", model_error(s, e)));
+        }
+        if let Some(e) = &run.attack_error {
+            out.push(format!("{name} ({}): {}", s.progress.attack, model_error(s, e)));
+        }
+    }
+    out
+}
+
+/// A model's error as the report keeps it (English) in the page's language: the core's training
+/// errors ("training stopped: the loss became NaN at epoch 2, step 14; try a lower learning rate",
+/// "training stopped: the backend failed: …") and the workers' own; any other as it is (the
+/// backend's and the attack's errors are burn's and the core's words).
+pub fn model_error(s: &Status, e: &str) -> String {
+    let f = &s.failure;
+    let en = &spotlight_i18n::EN.status.failure;
+    if let Some(rest) = e.strip_prefix("training stopped: the loss became ")
+        && let Some(rest) = rest.strip_suffix("; try a lower learning rate")
+        && let Some((value, rest)) = rest.split_once(" at epoch ")
+        && let Some((epoch, step)) = rest.split_once(", step ")
+    {
+        return (f.loss_diverged)(value, epoch, step);
+    }
+    if let Some(m) = e.strip_prefix("training stopped: the backend failed: ") {
+        return (f.backend_failed)(m);
+    }
+    [(en.job_before_data, f.job_before_data), (en.attack_before_data, f.attack_before_data), (en.nothing_to_attack, f.nothing_to_attack)]
+        .into_iter()
+        .find(|(english, _)| *english == e)
+        .map_or_else(|| e.to_string(), |(_, shown)| shown.to_string())
 }
 
 /// The report as JSON and the curves as CSV, once there is a report.
@@ -112,8 +225,12 @@ pub fn Exports(ui: Ui) -> impl IntoView {
     };
     view! {
         <div class="exports">
-            <button id="export-json" on:click=export_json disabled=move || ui.report.with(|r| r.is_none())>"Export report (JSON)"</button>
-            <button id="export-csv" on:click=export_csv disabled=move || ui.report.with(|r| r.is_none())>"Export curves (CSV)"</button>
+            <button id="export-json" on:click=export_json disabled=move || ui.report.with(|r| r.is_none())>
+                {ui.tr(|t| t.status.progress.export_json)}
+            </button>
+            <button id="export-csv" on:click=export_csv disabled=move || ui.report.with(|r| r.is_none())>
+                {ui.tr(|t| t.status.progress.export_csv)}
+            </button>
         </div>
     }
 }

@@ -8,40 +8,10 @@ use wasm_bindgen::JsCast;
 
 use crate::state::Ui;
 
-/// One step: its title, what to do and see, and the element it points at (a CSS selector).
-pub struct Step {
-    pub title: &'static str,
-    pub text: &'static str,
-    pub target: &'static str,
-}
-
-pub const STEPS: [Step; TOUR_STEPS] = [
-    Step {
-        title: "Flip some labels",
-        text: "Set “Flipped labels” to 20%: one training image in five gets a wrong label on purpose. Nothing in such an \
-               image points to its new label, so a model can only get it “right” by memorizing that one sample.",
-        target: "label:has(> [name=label_noise])",
-    },
-    Step {
-        title: "Watch memorization",
-        text: "Press Run. The thick lines are the accuracy on the flipped samples — memorization; the thin ones are learning. \
-               Does the model with BN climb faster and higher than the one without?",
-        target: "#view-accuracy",
-    },
-    Step {
-        title: "Run the attack",
-        text: "After training, shadow models — trained with and without each sample — let an attacker tell the members of the \
-               training set from the rest. AUC 0.5 is guessing; look at the true-positive rate at 1% false positives. \
-               Which model leaks more?",
-        target: "#view-attack",
-    },
-    Step {
-        title: "Restrain γ/σ",
-        text: "Turn on the γ/σ regularizer and run again. It holds down BN's amplifier: the flipped samples should be memorized \
-               less, and leak less, while test accuracy holds.",
-        target: "label:has(> [name=regularizer])",
-    },
-];
+/// The element each step points at (a CSS selector); the steps' titles and texts are the
+/// language's (`ui.t().tour.steps`).
+pub const TARGETS: [&str; TOUR_STEPS] =
+    ["label:has(> [name=label_noise])", "#view-accuracy", "#view-attack", "label:has(> [name=regularizer])"];
 
 /// Points at a step's element: marks it (an outline) and scrolls it into view; unmarks the last.
 fn point_at(target: Option<&str>) {
@@ -64,7 +34,7 @@ fn point_at(target: Option<&str>) {
 /// The button that opens the tour.
 #[component]
 pub fn TourButton(ui: Ui) -> impl IntoView {
-    view! { <button id="tour-open" class="tour-open" on:click=move |_| ui.tour.set(Some(1))>"Take the tour (4 steps)"</button> }
+    view! { <button id="tour-open" class="tour-open" on:click=move |_| ui.tour.set(Some(1))>{ui.tr(|t| t.tour.open)}</button> }
 }
 
 /// The tour's panel, while it is open.
@@ -73,7 +43,7 @@ pub fn Tour(ui: Ui) -> impl IntoView {
     let panel = NodeRef::<leptos::html::Aside>::new();
     Effect::new(move |was_open: Option<bool>| {
         let step = ui.tour.get();
-        point_at(step.map(|n| STEPS[n - 1].target));
+        point_at(step.map(|n| TARGETS[n - 1]));
         // On opening, the panel takes the focus, so that a keyboard user reads the step and
         // reaches its buttons (later steps leave the focus on the button pressed).
         if step.is_some() && was_open != Some(true) {
@@ -86,21 +56,22 @@ pub fn Tour(ui: Ui) -> impl IntoView {
         }
         step.is_some()
     });
-    let step = move || ui.tour.get().map(|n| &STEPS[n - 1]);
+    let step = move || ui.tour.get().map(|n| &ui.t().tour.steps[n - 1]);
     let at = move || ui.tour.get().unwrap_or(1);
+    let t = move || &ui.t().tour;
     view! {
         <Show when=move || ui.tour.with(Option::is_some)>
             <aside id="tour" class="tour" role="dialog" aria-labelledby="tour-title" tabindex="-1" node_ref=panel
                 on:keydown=move |ev| if ev.key() == "Escape" { ui.tour.set(None) }>
-                <p class="tour-count">{move || format!("Step {} of {TOUR_STEPS}", at())}</p>
+                <p class="tour-count">{move || (t().count)(at(), TOUR_STEPS)}</p>
                 <h3 id="tour-title">{move || step().map(|s| s.title)}</h3>
                 <p id="tour-text">{move || step().map(|s| s.text)}</p>
                 <div class="buttons">
-                    <button id="tour-back" disabled=move || at() == 1 on:click=move |_| ui.tour.set(Some(at() - 1))>"Back"</button>
+                    <button id="tour-back" disabled=move || at() == 1 on:click=move |_| ui.tour.set(Some(at() - 1))>{ui.tr(|t| t.tour.back)}</button>
                     <button id="tour-next" on:click=move |_| ui.tour.set((at() < TOUR_STEPS).then(|| at() + 1))>
-                        {move || if at() < TOUR_STEPS { "Next" } else { "Finish" }}
+                        {move || if at() < TOUR_STEPS { t().next } else { t().finish }}
                     </button>
-                    <button id="tour-close" on:click=move |_| ui.tour.set(None)>"Close"</button>
+                    <button id="tour-close" on:click=move |_| ui.tour.set(None)>{ui.tr(|t| t.tour.close)}</button>
                 </div>
             </aside>
         </Show>

@@ -122,7 +122,7 @@ pub struct Fail(pub u8, pub String);
 
 /// `--backend`'s and `--backends`' values, as links spell them.
 pub fn parse_backend(s: &str) -> Result<BackendName, String> {
-    BackendName::parse(s.trim())
+    BackendName::parse(s.trim()).map_err(|e| e.to_string())
 }
 
 fn parse_size(s: &str) -> Result<paper::Size, String> {
@@ -538,9 +538,10 @@ fn merge_grid(grid: &[Config], size: paper::Size, store: &Path, out_dir: &Path, 
     write_atomic(&json_path, &serde_json::to_string_pretty(&json).expect("serializable"))?;
     let svg_path = out_dir.join("paper-memorization.svg");
     let noisy: Vec<&Report> = reports.iter().filter(|r| r.config.label_noise > 0.0 && !r.config.regularizer).collect();
-    write_atomic(&svg_path, &spotlight_plots::accuracy_curves(&noisy, "Memorization: accuracy on flipped labels (thick), clean and test"))?;
+    let title = "Memorization: accuracy on flipped labels (thick), clean and test";
+    write_atomic(&svg_path, &spotlight_plots::accuracy_curves(&noisy, title, spotlight_plots::Lang::En))?;
     let trade_path = out_dir.join("paper-tradeoff.svg");
-    write_atomic(&trade_path, &spotlight_plots::tradeoff_chart(&table))?;
+    write_atomic(&trade_path, &spotlight_plots::tradeoff_chart(&table, spotlight_plots::Lang::En))?;
     println!(
         "\nwall time {:.1} s; wrote {}, {}, {} and {} reports in {}",
         started.elapsed().as_secs_f64(),

@@ -5,6 +5,8 @@ use std::fmt;
 
 use burn::tensor::Device;
 
+use crate::config::ReadError;
+
 /// A backend Spotlight can run on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BackendName {
@@ -29,11 +31,11 @@ impl BackendName {
 
     /// A name as the CLI and the link spell it; `cpu` is burn-flex and `webgpu` is wgpu. The error
     /// says what is allowed (without the key: the caller names it).
-    pub fn parse(s: &str) -> Result<Self, String> {
+    pub fn parse(s: &str) -> Result<Self, ReadError> {
         match s {
             "cpu" => Ok(Self::Flex),
             "webgpu" => Ok(Self::Wgpu),
-            _ => Self::ALL.into_iter().find(|b| b.as_str() == s).ok_or_else(|| format!("allowed: {}", Self::SPELLINGS.join(", "))),
+            _ => Self::ALL.into_iter().find(|b| b.as_str() == s).ok_or_else(|| ReadError::Allowed(Self::SPELLINGS.to_vec())),
         }
     }
 

@@ -137,8 +137,14 @@ impl PhaseTimes {
     /// no wall time, and it says so rather than "0.0 s".
     pub fn describe(&self) -> String {
         let shadows =
-            if self.shadows_s < 0.05 { "shadow models alongside".to_string() } else { format!("shadow models {:.1} s", self.shadows_s) };
+            if self.shadows_alongside() { "shadow models alongside".to_string() } else { format!("shadow models {:.1} s", self.shadows_s) };
         format!("training {:.1} s, {shadows}, attack {:.1} s", self.targets_s, self.attack_s)
+    }
+
+    /// Whether the shadow models added no wall time of their own (parallel workers finished them
+    /// before the last target model): [`describe`](Self::describe) then says "alongside".
+    pub fn shadows_alongside(&self) -> bool {
+        self.shadows_s < 0.05
     }
 }
 

@@ -7,12 +7,12 @@
 //! workers come free, then each model's attack once its target and all its shadows are done. The
 //! shadows of a target that failed are not started, and it is not attacked (as in `Experiment`).
 
-use crate::Config;
 use crate::bench::PhaseTimes;
 use crate::experiment::shadow_keep;
 use crate::experiment_data::ExperimentData;
 use crate::jobs::{Job, JobOutput, JobResult, Role, job_steps, jobs_of};
 use crate::report::{AttackReport, ModelRun, Readout, Report};
+use crate::{Config, Variant};
 
 /// What a free worker does next.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,6 +38,27 @@ enum AttackState {
     Waiting,
     Running,
     Done,
+}
+
+/// What a [`Board`] is doing ([`Board::doing`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Doing {
+    /// The target models training now.
+    pub training: Vec<Variant>,
+    /// The shadow models, while some train or some are left (`None` before the first and after the last).
+    pub shadows: Option<ShadowCount>,
+    /// Whether a model's attack is running.
+    pub attacking: bool,
+    /// Whether every task has ended.
+    pub finished: bool,
+}
+
+/// Shadow models done (or skipped), in all, and training now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShadowCount {
+    pub done: usize,
+    pub all: usize,
+    pub running: usize,
 }
 
 /// The state of an experiment run as parallel jobs.
@@ -180,33 +201,43 @@ impl Board {
         Report { config: self.config.clone(), backend: self.backend.clone(), runs: self.runs.clone() }
     }
 
-    /// What is going on, in words ("training BN, no-BN; shadow models: 3 of 8 done").
-    pub fn describe(&self) -> String {
+    /// What is going on, as data (for a front end that says it in its own words; [`describe`](Self::describe)
+    /// says it in English).
+    pub fn doing(&self) -> Doing {
         let variants = self.config.variants();
-        let mut parts = Vec::new();
-        let training: Vec<&str> = (0..self.jobs.len())
+        let training = (0..self.jobs.len())
             .filter(|&i| self.state[i] == State::Running)
             .filter_map(|i| match self.jobs[i].role {
-                Role::Target { variant } => Some(variants[variant].label()),
+                Role::Target { variant } => Some(variants[variant]),
                 Role::Shadow { .. } => None,
             })
             .collect();
-        if !training.is_empty() {
-            parts.push(format!("training {}", training.join(" and ")));
-        }
         let shadows: Vec<usize> = (0..self.jobs.len()).filter(|&i| matches!(self.jobs[i].role, Role::Shadow { .. })).collect();
-        if !shadows.is_empty() {
-            let done = shadows.iter().filter(|&&i| matches!(self.state[i], State::Done(_) | State::Skipped)).count();
-            let running = shadows.iter().filter(|&&i| self.state[i] == State::Running).count();
-            if running > 0 || (done > 0 && done < shadows.len()) {
-                parts.push(format!("shadow models: {done} of {} done, {running} training", shadows.len()));
-            }
-        }
-        if self.attacks.contains(&AttackState::Running) {
-            parts.push("running the membership attacks".into());
-        }
-        if self.finished() {
+        let done = shadows.iter().filter(|&&i| matches!(self.state[i], State::Done(_) | State::Skipped)).count();
+        let running = shadows.iter().filter(|&&i| self.state[i] == State::Running).count();
+        let shadows = (!shadows.is_empty() && (running > 0 || (done > 0 && done < shadows.len()))).then_some(ShadowCount {
+            done,
+            all: shadows.len(),
+            running,
+        });
+        Doing { training, shadows, attacking: self.attacks.contains(&AttackState::Running), finished: self.finished() }
+    }
+
+    /// What is going on, in words ("training BN and no-BN; shadow models: 3 of 8 done, 2 training").
+    pub fn describe(&self) -> String {
+        let d = self.doing();
+        if d.finished {
             return "done".into();
+        }
+        let mut parts = Vec::new();
+        if !d.training.is_empty() {
+            parts.push(format!("training {}", d.training.iter().map(|v| v.label()).collect::<Vec<_>>().join(" and ")));
+        }
+        if let Some(s) = d.shadows {
+            parts.push(format!("shadow models: {} of {} done, {} training", s.done, s.all, s.running));
+        }
+        if d.attacking {
+            parts.push("running the membership attacks".into());
         }
         if parts.is_empty() { "waiting for a worker".into() } else { parts.join("; ") }
     }

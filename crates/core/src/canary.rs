@@ -9,6 +9,8 @@
 //!
 //! [`ExperimentData`]: crate::experiment_data::ExperimentData
 
+use std::fmt;
+
 /// The drawing's side, in pixels (MNIST's and Fashion-MNIST's).
 pub const SIDE: usize = 28;
 /// Its bytes: one bit per pixel.
@@ -32,24 +34,51 @@ pub fn encode(pixels: &[bool]) -> String {
     out
 }
 
+/// Why a text is not a drawing. Its `Display` is the English the CLI and the link write; the page
+/// writes it in its language by variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CanaryError {
+    /// Not [`TEXT_LEN`] characters long: its length (in bytes).
+    Length { len: usize },
+    /// A character outside `A–Z a–z 0–9 - _`.
+    Character(char),
+    /// Its last character sets bits beyond the 784 pixels.
+    Spill,
+    /// Not one pixel drawn.
+    Empty,
+}
+
+impl fmt::Display for CanaryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Length { len } => write!(f, "a drawing is {TEXT_LEN} characters, this is {len}"),
+            Self::Character(c) => write!(f, "{c:?} is not one of A–Z a–z 0–9 - _"),
+            Self::Spill => f.write_str("its last character has bits beyond the 784 pixels"),
+            Self::Empty => f.write_str("the drawing is empty"),
+        }
+    }
+}
+
+impl std::error::Error for CanaryError {}
+
 /// The pixels of a canary given as text; an error says what is wrong (length, a character, an
 /// empty drawing).
-pub fn decode(text: &str) -> Result<Vec<bool>, String> {
+pub fn decode(text: &str) -> Result<Vec<bool>, CanaryError> {
     if text.len() != TEXT_LEN {
-        return Err(format!("a drawing is {TEXT_LEN} characters, this is {}", text.len()));
+        return Err(CanaryError::Length { len: text.len() });
     }
     let mut bits = Vec::with_capacity(TEXT_LEN * 6);
     for c in text.bytes() {
-        let v = ALPHABET.iter().position(|&a| a == c).ok_or_else(|| format!("{:?} is not one of A–Z a–z 0–9 - _", char::from(c)))?;
+        let v = ALPHABET.iter().position(|&a| a == c).ok_or(CanaryError::Character(char::from(c)))?;
         bits.extend((0..6).rev().map(|k| (v >> k) & 1 == 1));
     }
     // 131 characters carry 786 bits: the last two must be zero, as `encode` writes them.
     if bits[SIDE * SIDE..].iter().any(|&b| b) {
-        return Err("its last character has bits beyond the 784 pixels".into());
+        return Err(CanaryError::Spill);
     }
     bits.truncate(SIDE * SIDE);
     if !bits.iter().any(|&b| b) {
-        return Err("the drawing is empty".into());
+        return Err(CanaryError::Empty);
     }
     Ok(bits)
 }
@@ -94,13 +123,13 @@ mod tests {
     #[test]
     fn bad_text_is_refused_with_the_reason() {
         let t = encode(&drawing());
-        assert!(decode(&t[1..]).unwrap_err().contains("131 characters"));
-        assert!(decode(&format!("{t}A")).unwrap_err().contains("131 characters"));
+        assert!(decode(&t[1..]).unwrap_err().to_string().contains("131 characters"));
+        assert!(decode(&format!("{t}A")).unwrap_err().to_string().contains("131 characters"));
         let bad = format!("{}+", &t[..TEXT_LEN - 1]);
-        assert!(decode(&bad).unwrap_err().contains("'+'"));
+        assert!(decode(&bad).unwrap_err().to_string().contains("'+'"));
         let spill = format!("{}B", &t[..TEXT_LEN - 1]);
-        assert!(decode(&spill).unwrap_err().contains("beyond"));
-        assert!(decode(&"A".repeat(TEXT_LEN)).unwrap_err().contains("empty"));
+        assert!(decode(&spill).unwrap_err().to_string().contains("beyond"));
+        assert!(decode(&"A".repeat(TEXT_LEN)).unwrap_err().to_string().contains("empty"));
         assert!(decode("<script>").is_err());
     }
 

@@ -275,6 +275,46 @@ pub struct Read {
     pub clamped: Option<f64>,
 }
 
+/// Why a value given as text does not fit (a field's, or a link key's such as `backend=`,
+/// `tour=`). Its `Display` is the English the CLI and the link write ("expected true or false");
+/// the page writes it in its language by variant.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ReadError {
+    /// "expected true or false"
+    ExpectedBool,
+    /// "expected one of a, b"
+    ExpectedOneOf(Vec<&'static str>),
+    /// "expected a number from min to max"
+    ExpectedNumber { min: f64, max: f64 },
+    /// A seed: "expected a whole number from 0 to 2⁶⁴ − 1" (written out).
+    ExpectedSeed,
+    /// "not a drawing: why"
+    NotDrawing(crate::canary::CanaryError),
+    /// "allowed: a, b" (a backend's name).
+    Allowed(Vec<&'static str>),
+    /// A name in `hide=`/`show=` that is no part of the page.
+    NotAPart,
+    /// "a tour step is a whole number from 1 to max"
+    TourStep { max: usize },
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::ExpectedBool => f.write_str("expected true or false"),
+            Self::ExpectedOneOf(names) => write!(f, "expected one of {}", names.join(", ")),
+            Self::ExpectedNumber { min, max } => write!(f, "expected a number from {min} to {max}"),
+            Self::ExpectedSeed => write!(f, "expected a whole number from 0 to {}", u64::MAX),
+            Self::NotDrawing(why) => write!(f, "not a drawing: {why}"),
+            Self::Allowed(names) => write!(f, "allowed: {}", names.join(", ")),
+            Self::NotAPart => f.write_str("not a part of the page"),
+            Self::TourStep { max } => write!(f, "a tour step is a whole number from 1 to {max}"),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
 impl Field {
     /// The allowed range of a numeric field.
     pub fn range(&self) -> Option<&Range> {
@@ -292,33 +332,30 @@ impl Field {
     /// Reads a value given as text (a share link's, a control's). A number outside the range is
     /// clamped (and says so), a whole number rounded; anything else that does not fit is an error
     /// saying what the field allows.
-    pub fn read(&self, raw: &str) -> Result<Read, String> {
+    pub fn read(&self, raw: &str) -> Result<Read, ReadError> {
         let raw = raw.trim();
         let value = match self.kind {
             Kind::Bool => match raw {
                 "true" => serde_json::Value::Bool(true),
                 "false" => serde_json::Value::Bool(false),
-                _ => return Err("expected true or false".into()),
+                _ => return Err(ReadError::ExpectedBool),
             },
             Kind::Choice(options) => match options.iter().find(|(v, _)| *v == raw) {
                 Some((v, _)) => serde_json::Value::from(*v),
-                None => {
-                    let names: Vec<&str> = options.iter().map(|(v, _)| *v).collect();
-                    return Err(format!("expected one of {}", names.join(", ")));
-                }
+                None => return Err(ReadError::ExpectedOneOf(options.iter().map(|(v, _)| *v).collect())),
             },
             Kind::Drawing if raw.is_empty() => serde_json::Value::from(""),
             Kind::Drawing => match crate::canary::decode(raw) {
                 Ok(_) => serde_json::Value::from(raw),
-                Err(why) => return Err(format!("not a drawing: {why}")),
+                Err(why) => return Err(ReadError::NotDrawing(why)),
             },
             Kind::Seed => match raw.parse::<u64>() {
                 Ok(s) if raw.bytes().all(|c| c.is_ascii_digit()) => serde_json::Value::from(s),
-                _ => return Err(format!("expected a whole number from 0 to {}", u64::MAX)),
+                _ => return Err(ReadError::ExpectedSeed),
             },
             Kind::Number(r) => {
                 let x = raw.parse::<f64>().ok().filter(|x| x.is_finite());
-                let Some(x) = x else { return Err(format!("expected a number from {} to {}", r.min, r.max)) };
+                let Some(x) = x else { return Err(ReadError::ExpectedNumber { min: r.min, max: r.max }) };
                 let c = r.clamp(x);
                 let value = if r.integer { serde_json::Value::from(c as u64) } else { serde_json::Value::from(c) };
                 return Ok(Read { value, clamped: (c != x).then_some(c) });
@@ -451,16 +488,64 @@ pub fn range_of(name: &str) -> Option<&'static Range> {
     field(name).and_then(Field::range)
 }
 
-/// A config that cannot run, naming the field and what it allows.
+/// The most of the training set that may be corrupted: `label_noise + ood_fraction`.
+pub const MAX_CORRUPTED: f64 = 0.9;
+
+/// A config that cannot run, naming the field and what is wrong with it. Its `Display` is the
+/// English the CLI writes ("epochs: 0 is out of range; allowed 1 to 200"); the page writes it in its
+/// language by [`ConfigProblem`]'s variant.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConfigError {
     pub field: String,
-    pub message: String,
+    pub problem: ConfigProblem,
+}
+
+/// What is wrong with a field of a [`ConfigError`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum ConfigProblem {
+    /// "value is out of range; allowed min to max"
+    OutOfRange { value: f64, min: f64, max: f64 },
+    /// `label_noise + ood_fraction` (`sum`) above [`MAX_CORRUPTED`].
+    TooFewClean { sum: f64 },
+    /// One shadow model: LiRA needs an IN and an OUT model for every candidate.
+    OneShadow,
+    /// "not a drawing: why"
+    NotDrawing(crate::canary::CanaryError),
+    /// The batch is larger than the training set.
+    BatchOverTrain { batch: usize, train: usize },
+    /// A config file that is not JSON: serde's text (English only).
+    NotJson(String),
+    /// A config file whose JSON is not an object.
+    NotObject,
+    /// serde's text (English only): an unknown key, a value of the wrong type.
+    Json(String),
+    /// A link read strictly: its first notice.
+    Link(Box<crate::link::Notice>),
+}
+
+impl fmt::Display for ConfigProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::OutOfRange { value, min, max } => write!(f, "{value} is out of range; allowed {min} to {max}"),
+            Self::TooFewClean { sum } => {
+                write!(f, "label_noise + ood_fraction = {sum} leaves too few clean samples; allowed at most {MAX_CORRUPTED}")
+            }
+            Self::OneShadow => {
+                f.write_str("1 is not enough: LiRA needs an IN and an OUT model for every candidate; use 0 (no attack) or at least 2")
+            }
+            Self::NotDrawing(why) => write!(f, "not a drawing: {why}"),
+            Self::BatchOverTrain { batch, train } => write!(f, "{batch} is larger than train_size ({train})"),
+            Self::NotJson(e) => write!(f, "not valid JSON: {e}"),
+            Self::NotObject => f.write_str("expected a JSON object"),
+            Self::Json(e) => f.write_str(e),
+            Self::Link(notice) => write!(f, "{notice}"),
+        }
+    }
 }
 
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.field, self.message)
+        write!(f, "{}: {}", self.field, self.problem)
     }
 }
 
@@ -547,33 +632,27 @@ impl Config {
             if !r.contains(v) {
                 return Err(ConfigError {
                     field: f.name.to_string(),
-                    message: format!("{v} is out of range; allowed {} to {}", r.min, r.max),
+                    problem: ConfigProblem::OutOfRange { value: v, min: r.min, max: r.max },
                 });
             }
         }
-        if self.label_noise + self.ood_fraction > 0.9 {
+        if self.label_noise + self.ood_fraction > MAX_CORRUPTED {
             return Err(ConfigError {
                 field: "label_noise".into(),
-                message: format!(
-                    "label_noise + ood_fraction = {} leaves too few clean samples; allowed at most 0.9",
-                    self.label_noise + self.ood_fraction
-                ),
+                problem: ConfigProblem::TooFewClean { sum: self.label_noise + self.ood_fraction },
             });
         }
         if self.shadow_models == 1 {
-            return Err(ConfigError {
-                field: "shadow_models".into(),
-                message: "1 is not enough: LiRA needs an IN and an OUT model for every candidate; use 0 (no attack) or at least 2".into(),
-            });
+            return Err(ConfigError { field: "shadow_models".into(), problem: ConfigProblem::OneShadow });
         }
         if !self.canary.is_empty() {
             crate::canary::decode(&self.canary)
-                .map_err(|why| ConfigError { field: "canary".into(), message: format!("not a drawing: {why}") })?;
+                .map_err(|why| ConfigError { field: "canary".into(), problem: ConfigProblem::NotDrawing(why) })?;
         }
         if self.batch_size > self.train_size {
             return Err(ConfigError {
                 field: "batch_size".into(),
-                message: format!("{} is larger than train_size ({})", self.batch_size, self.train_size),
+                problem: ConfigProblem::BatchOverTrain { batch: self.batch_size, train: self.train_size },
             });
         }
         Ok(())
@@ -604,19 +683,20 @@ impl Config {
     /// Parses JSON, then validates. An unknown key, or a value of the wrong type, is an error that
     /// names its key.
     pub fn from_json(json: &str) -> Result<Self, ConfigError> {
-        let value: serde_json::Value =
-            serde_json::from_str(json).map_err(|e| ConfigError { field: "config".into(), message: format!("not valid JSON: {e}") })?;
+        let value: serde_json::Value = serde_json::from_str(json)
+            .map_err(|e| ConfigError { field: "config".into(), problem: ConfigProblem::NotJson(e.to_string()) })?;
         let serde_json::Value::Object(map) = &value else {
-            return Err(ConfigError { field: "config".into(), message: "expected a JSON object".into() });
+            return Err(ConfigError { field: "config".into(), problem: ConfigProblem::NotObject });
         };
         // Try each key alone, so that the error names the key it is about.
         for (key, v) in map {
             let one = serde_json::Value::Object([(key.clone(), v.clone())].into_iter().collect());
             if let Err(e) = serde_json::from_value::<Config>(one) {
-                return Err(ConfigError { field: key.clone(), message: e.to_string() });
+                return Err(ConfigError { field: key.clone(), problem: ConfigProblem::Json(e.to_string()) });
             }
         }
-        let c: Config = serde_json::from_value(value).map_err(|e| ConfigError { field: "config".into(), message: e.to_string() })?;
+        let c: Config = serde_json::from_value(value)
+            .map_err(|e| ConfigError { field: "config".into(), problem: ConfigProblem::Json(e.to_string()) })?;
         c.validate()?;
         Ok(c)
     }
@@ -667,7 +747,7 @@ mod tests {
             c.set(f.name, v).unwrap();
             let e = c.validate().unwrap_err();
             assert_eq!(e.field, f.name, "{e}");
-            assert!(e.message.contains("allowed"), "{e}");
+            assert!(e.problem.to_string().contains("allowed"), "{e}");
         }
         let c = Config { learning_rate: f64::NAN, ..Config::default() };
         assert_eq!(c.validate().unwrap_err().field, "learning_rate");
@@ -678,11 +758,11 @@ mod tests {
         let e = Config::from_json(r#"{"epochz": 3}"#).unwrap_err();
         assert_eq!(e.field, "epochz");
         let e = Config::from_json(r#"{"epochs": "many"}"#).unwrap_err();
-        assert!(e.message.contains("invalid type"), "{e}");
+        assert!(e.problem.to_string().contains("invalid type"), "{e}");
         let e = Config::from_json(r#"{"epochs": 0}"#).unwrap_err();
         assert_eq!(e.field, "epochs");
         let e = Config::from_json(r#"{"dataset": "cifar"}"#).unwrap_err();
-        assert!(e.message.contains("cifar"), "{e}");
+        assert!(e.problem.to_string().contains("cifar"), "{e}");
     }
 
     #[test]
@@ -694,7 +774,7 @@ mod tests {
         c = Config { shadow_models: 1, ..Config::default() };
         let e = c.validate().unwrap_err();
         assert_eq!(e.field, "shadow_models");
-        assert!(e.message.contains("at least 2"), "{e}");
+        assert!(e.problem.to_string().contains("at least 2"), "{e}");
         for k in [0, 2, 3] {
             Config { shadow_models: k, ..Config::default() }.validate().unwrap();
         }
@@ -739,7 +819,7 @@ mod tests {
         assert_eq!(epochs.read("2.6").unwrap(), Read { value: 3.into(), clamped: Some(3.0) });
         assert_eq!(epochs.read("1000").unwrap().clamped, Some(200.0));
         for bad in ["abc", "NaN", "inf", "1e309", ""] {
-            assert!(epochs.read(bad).unwrap_err().contains("from 1 to 200"), "{bad}");
+            assert!(epochs.read(bad).unwrap_err().to_string().contains("from 1 to 200"), "{bad}");
         }
         let noise = field("label_noise").unwrap();
         assert_eq!(noise.read("0.25").unwrap().value, serde_json::json!(0.25));
@@ -747,13 +827,13 @@ mod tests {
         assert_eq!(field("compare").unwrap().read("false").unwrap().value, serde_json::json!(false));
         assert!(field("compare").unwrap().read("maybe").is_err());
         assert_eq!(field("dataset").unwrap().read("fashion").unwrap().value, serde_json::json!("fashion"));
-        assert_eq!(field("dataset").unwrap().read("cifar").unwrap_err(), "expected one of mnist, fashion");
+        assert_eq!(field("dataset").unwrap().read("cifar").unwrap_err().to_string(), "expected one of mnist, fashion");
         let canary = field("canary").unwrap();
         let drawing = crate::canary::encode(&(0..784).map(|i| i % 29 == 0).collect::<Vec<_>>());
         assert_eq!(canary.read(&drawing).unwrap().value, serde_json::json!(drawing));
         assert_eq!(canary.read("").unwrap().value, serde_json::json!(""));
-        assert!(canary.read("abc").unwrap_err().starts_with("not a drawing: a drawing is 131 characters"));
-        assert!(canary.read(&"A".repeat(131)).unwrap_err().contains("empty"));
+        assert!(canary.read("abc").unwrap_err().to_string().starts_with("not a drawing: a drawing is 131 characters"));
+        assert!(canary.read(&"A".repeat(131)).unwrap_err().to_string().contains("empty"));
         let bad = Config { canary: "x".repeat(131).replace('x', "!"), ..Config::default() };
         assert_eq!(bad.validate().unwrap_err().field, "canary");
         Config { canary: drawing, canary_label: 7, ..Config::default() }.validate().unwrap();

@@ -7,7 +7,7 @@
 //! memorization chart); `tour=N` opens the tour at step N; `lang=es` opens the page in that
 //! language (one of [`LANGS`]). The Run and Cancel buttons and the progress are never hidden.
 
-use crate::config::{FIELDS, Kind};
+use crate::config::{FIELDS, Kind, ReadError};
 
 /// The views a link can hide, with what the page calls them.
 pub const VIEWS: [(&str, &str); 8] = [
@@ -122,17 +122,17 @@ pub fn read_list(value: &str) -> (Vec<&str>, Vec<&str>) {
 }
 
 /// Reads a `tour=` value: a step from 1 to [`TOUR_STEPS`].
-pub fn read_tour(value: &str) -> Result<usize, String> {
+pub fn read_tour(value: &str) -> Result<usize, ReadError> {
     match value.trim().parse::<usize>() {
         Ok(t) if (1..=TOUR_STEPS).contains(&t) => Ok(t),
-        _ => Err(format!("a tour step is a whole number from 1 to {TOUR_STEPS}")),
+        _ => Err(ReadError::TourStep { max: TOUR_STEPS }),
     }
 }
 
 /// Reads a `lang=` value: one of [`LANGS`].
-pub fn read_lang(value: &str) -> Result<&'static str, String> {
+pub fn read_lang(value: &str) -> Result<&'static str, ReadError> {
     let v = value.trim();
-    LANGS.into_iter().find(|l| *l == v).ok_or_else(|| format!("expected one of {}", LANGS.join(", ")))
+    LANGS.into_iter().find(|l| *l == v).ok_or_else(|| ReadError::ExpectedOneOf(LANGS.to_vec()))
 }
 
 #[cfg(test)]
@@ -169,6 +169,6 @@ mod tests {
         assert!(!Course::default().with_lang(Some("pt")).is_empty());
         assert_eq!(Course::default().with_lang(Some("de")).lang, None);
         assert_eq!(read_lang("pt"), Ok("pt"));
-        assert!(read_lang("de").unwrap_err().contains("en, es, pt"));
+        assert!(read_lang("de").unwrap_err().to_string().contains("en, es, pt"));
     }
 }

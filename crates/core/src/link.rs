@@ -10,7 +10,7 @@
 use std::fmt;
 
 use crate::backend::BackendName;
-use crate::config::{Config, ConfigError, FIELDS, field};
+use crate::config::{Config, ConfigError, ConfigProblem, Cost, FIELDS, ReadError, field};
 use crate::course::{self, Course};
 
 /// Keys and values longer than this are rejected without being looked at further.
@@ -25,27 +25,47 @@ pub const MAX_PAIRS: usize = 64;
 /// `show=`, `tour=` and `lang=` ([`crate::course`]).
 pub const LINK_KEYS: [&str; 7] = ["run", "backend", "bench", "hide", "show", "tour", "lang"];
 
-/// Something in a link that could not be used as it was.
+/// Something in a link that could not be used as it was. Its `Display` is the English the CLI
+/// writes; the page writes it in its language by variant (the app's `notice_text`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Notice {
     /// Not a field of the experiment.
     UnknownKey { key: String },
     /// The value does not fit the field; the default is kept.
-    Invalid { key: String, value: String, reason: String },
+    Invalid { key: String, value: String, reason: ReadError },
     /// A number outside the field's range, clamped.
     Clamped { key: String, value: String, to: f64 },
     /// The key appeared more than once; the last value counts.
     Repeated { key: String },
     /// A part too long, or too many parts: ignored.
-    TooLong { what: String },
+    TooLong { what: TooLong },
     /// The combination of values cannot run (e.g. batch larger than the training set): defaults.
-    Conflict { key: String, reason: String },
+    Conflict { key: String, reason: ConfigProblem },
     /// More notices than a page should list: how many more there were.
     More { count: usize },
 }
 
+/// What of a link was too long to read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TooLong {
+    /// Everything after the first `max` ([`MAX_PAIRS`]) settings.
+    Pairs { max: usize },
+    /// One `key=value` part of `len` characters.
+    Part { len: usize },
+}
+
+impl fmt::Display for TooLong {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Pairs { max } => write!(f, "everything after the first {max} settings"),
+            Self::Part { len } => write!(f, "a setting of {len} characters"),
+        }
+    }
+}
+
 impl Notice {
-    /// The key the notice is about.
+    /// The key the notice is about ("link" for a part too long or too many parts, "notices" for
+    /// [`Notice::More`]).
     pub fn key(&self) -> &str {
         match self {
             Self::UnknownKey { key }
@@ -53,13 +73,14 @@ impl Notice {
             | Self::Clamped { key, .. }
             | Self::Repeated { key }
             | Self::Conflict { key, .. } => key,
-            Self::TooLong { what } => what,
+            Self::TooLong { .. } => "link",
             Self::More { .. } => "notices",
         }
     }
 }
 
-fn short(s: &str) -> String {
+/// A key or value as a notice echoes it: its first 40 characters, then `…`.
+pub fn short(s: &str) -> String {
     let mut out: String = s.chars().take(40).collect();
     if s.chars().count() > 40 {
         out.push('…');
@@ -120,18 +141,18 @@ pub fn parse(query: &str) -> Link {
     let mut fields = serde_json::Map::new();
     for (n, part) in query.split('&').filter(|p| !p.is_empty()).enumerate() {
         if n >= MAX_PAIRS {
-            link.notices.push(Notice::TooLong { what: format!("everything after the first {MAX_PAIRS} settings") });
+            link.notices.push(Notice::TooLong { what: TooLong::Pairs { max: MAX_PAIRS } });
             break;
         }
         if part.len() > 2 * MAX_PART + 1 {
-            link.notices.push(Notice::TooLong { what: format!("a setting of {} characters", part.len()) });
+            link.notices.push(Notice::TooLong { what: TooLong::Part { len: part.len() } });
             continue;
         }
         // `+` and `%XX` decoded the form way; a bad escape is kept as it is, non-UTF-8 replaced.
         let Some((key, value)) = form_urlencoded::parse(part.as_bytes()).next() else { continue };
         let (key, value) = (key.into_owned(), value.into_owned());
         if key.len() > MAX_PART || value.len() > MAX_PART {
-            link.notices.push(Notice::TooLong { what: format!("a setting of {} characters", part.len()) });
+            link.notices.push(Notice::TooLong { what: TooLong::Part { len: part.len() } });
             continue;
         }
         if seen.contains(&key) {
@@ -151,8 +172,7 @@ pub fn parse(query: &str) -> Link {
             "hide" | "show" => {
                 let (known, unknown) = course::read_list(&value);
                 for u in unknown {
-                    let reason = "not a part of the page".to_string();
-                    link.notices.push(Notice::Invalid { key: key.clone(), value: u.to_string(), reason });
+                    link.notices.push(Notice::Invalid { key: key.clone(), value: u.to_string(), reason: ReadError::NotAPart });
                 }
                 let known = known.into_iter().map(str::to_string).collect();
                 if key == "show" { show = Some(known) } else { hide = known }
@@ -193,8 +213,8 @@ pub fn parse(query: &str) -> Link {
     let config: Config = serde_json::from_value(serde_json::Value::Object(fields)).unwrap_or_default();
     match config.validate() {
         Ok(()) => link.config = config,
-        Err(ConfigError { field, message }) => {
-            link.notices.push(Notice::Conflict { key: field, reason: message });
+        Err(ConfigError { field, problem }) => {
+            link.notices.push(Notice::Conflict { key: field, reason: problem });
             // Keep what is valid alone: drop the conflicting field back to its default.
             let mut c = config;
             let d = Config::default();
@@ -240,7 +260,35 @@ pub enum AutoRun {
     /// Start at once.
     Start,
     /// Ask first, saying why.
-    Ask(String),
+    Ask(AskWhy),
+}
+
+/// Why a `run=1` link waits for a click.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AskWhy {
+    /// The page is inside another site's page.
+    ForeignFrame,
+    /// The run is larger than the backend's budget ([`autorun_budget`]): its cost, in sample
+    /// passes, and how many default comparisons that is.
+    Large { cost: Cost, passes: u64, budget: u64, times: f64 },
+}
+
+impl fmt::Display for AskWhy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::ForeignFrame => write!(f, "This page is shown inside another site's page, so its link does not start a run by itself."),
+            Self::Large { cost, passes, budget, times } => write!(
+                f,
+                "This link asks to start a large run at once: {} epochs × {} samples × {} models = {} sample passes, \
+                 {times:.0}× the default comparison (the most a link starts by itself on this backend is {}).",
+                cost.epochs,
+                cost.samples,
+                cost.models,
+                group(*passes),
+                group(*budget)
+            ),
+        }
+    }
 }
 
 /// Whether a link's `run=1` may start the run by itself: only when its cost is within the
@@ -251,7 +299,7 @@ pub fn autorun(link: &Link, gpu: bool, in_foreign_frame: bool) -> AutoRun {
         return AutoRun::No;
     }
     if in_foreign_frame {
-        return AutoRun::Ask("This page is shown inside another site's page, so its link does not start a run by itself.".into());
+        return AutoRun::Ask(AskWhy::ForeignFrame);
     }
     let cost = link.config.cost();
     let (passes, budget) = (cost.sample_passes(), autorun_budget(gpu));
@@ -259,15 +307,7 @@ pub fn autorun(link: &Link, gpu: bool, in_foreign_frame: bool) -> AutoRun {
         return AutoRun::Start;
     }
     let times = passes as f64 / Config::default().cost().sample_passes() as f64;
-    AutoRun::Ask(format!(
-        "This link asks to start a large run at once: {} epochs × {} samples × {} models = {} sample passes, \
-         {times:.0}× the default comparison (the most a link starts by itself on this backend is {}).",
-        cost.epochs,
-        cost.samples,
-        cost.models,
-        group(passes),
-        group(budget)
-    ))
+    AutoRun::Ask(AskWhy::Large { cost, passes, budget, times })
 }
 
 /// 1234567 → "1,234,567".
@@ -287,7 +327,11 @@ fn group(n: u64) -> String {
 pub fn parse_strict(query: &str) -> Result<Link, ConfigError> {
     let link = parse(query);
     match link.notices.first() {
-        Some(n) => Err(ConfigError { field: n.key().to_string(), message: n.to_string() }),
+        // A part too long is named by what it was (the CLI's message as before).
+        Some(n @ Notice::TooLong { what }) => {
+            Err(ConfigError { field: what.to_string(), problem: ConfigProblem::Link(Box::new(n.clone())) })
+        }
+        Some(n) => Err(ConfigError { field: n.key().to_string(), problem: ConfigProblem::Link(Box::new(n.clone())) }),
         None => Ok(link),
     }
 }
@@ -420,11 +464,11 @@ mod tests {
         assert_eq!(autorun(&small, false, false), AutoRun::Start);
         assert_eq!(autorun(&parse("run=1"), false, false), AutoRun::Start, "the default comparison runs by itself");
         assert_eq!(autorun(&parse("train_size=300"), false, false), AutoRun::No);
-        assert!(matches!(autorun(&small, false, true), AutoRun::Ask(why) if why.contains("another site")));
+        assert!(matches!(autorun(&small, false, true), AutoRun::Ask(why) if why.to_string().contains("another site")));
         let max = parse("run=1&epochs=200&train_size=30000&shadow_models=64");
         assert!(max.notices.is_empty(), "{:?}", max.notices);
         let AutoRun::Ask(why) = autorun(&max, true, false) else { panic!("a max-cost link must ask") };
-        assert!(why.contains("200 epochs × 30000 samples × 130 models = 780,000,000 sample passes"), "{why}");
+        assert!(why.to_string().contains("200 epochs × 30000 samples × 130 models = 780,000,000 sample passes"), "{why}");
         // Between the budgets: runs by itself on a GPU, asks on the CPU.
         let mid = parse("run=1&epochs=25");
         assert_eq!(autorun(&mid, true, false), AutoRun::Start);
@@ -490,6 +534,8 @@ mod tests {
         let link = parse(&format!("epochs={big}"));
         assert!(matches!(link.notices[0], Notice::TooLong { .. }));
         assert_eq!(link.config, d);
+        let strict = parse_strict(&format!("epochs={big}")).unwrap_err().to_string();
+        assert_eq!(strict, "a setting of 10000007 characters: ignored a setting of 10000007 characters", "the CLI's message as before");
         let link = parse("epochs=3&epochs=4");
         assert_eq!(link.config.epochs, 4);
         assert!(link.notices.contains(&Notice::Repeated { key: "epochs".into() }));

@@ -1,10 +1,195 @@
-//! The texts of ...: one struct, one literal per language.
+//! The texts of the canary (the drawing pad and, after a run, what the models made of the drawing)
+//! and of the gallery of the most exposed training samples: one struct, one literal per language.
 
 use serde::Serialize;
 
 #[derive(Debug, Serialize)]
-pub struct Canary {}
+pub struct Canary {
+    /// The pad's section, for a screen reader.
+    pub pad_aria: &'static str,
+    pub pad_title: &'static str,
+    pub pad_teach: &'static str,
+    /// The drawing pad itself, for a screen reader.
+    pub canvas_aria: &'static str,
+    /// How to draw with the keyboard.
+    pub keys: &'static str,
+    /// The label picker's name.
+    pub label: &'static str,
+    pub undo: &'static str,
+    pub clear: &'static str,
+    /// The pad's status, with a drawing and without.
+    pub planted: &'static str,
+    pub empty: &'static str,
+    /// Fashion-MNIST's classes by number (MNIST's are its digits).
+    pub fashion: [&'static str; 10],
+    /// The panel after a run.
+    pub title: &'static str,
+    /// Before the class the drawing was planted as ("planted as 3").
+    pub planted_as: &'static str,
+    /// Without shadow models.
+    pub no_attack: &'static str,
+    /// Before the models' scores, which are joined by "; " and followed by a full stop.
+    pub confidence: &'static str,
+    /// One model's score: (model, confidence, rank, candidates, a typical clean member's, a non-member's).
+    #[serde(skip)]
+    pub scored: fn(&str, &str, &str, &str, &str, &str) -> String,
+    /// The table's column of what a model predicts, by the model's name.
+    #[serde(skip)]
+    pub predicts: fn(&str) -> String,
+    pub p_label: &'static str,
+    pub epoch: &'static str,
+    pub teach: &'static str,
+    pub gallery: Gallery,
+}
 
-pub const EN: Canary = Canary {};
-pub const ES: Canary = Canary {};
-pub const PT: Canary = Canary {};
+/// The gallery of the members LiRA is most sure about.
+#[derive(Debug, Serialize)]
+pub struct Gallery {
+    pub title: &'static str,
+    pub teach: &'static str,
+    /// A model's heading, by its name.
+    #[serde(skip)]
+    pub model: fn(&str) -> String,
+    /// Caption: "given 3 · true 5", "given 3 · your drawing", "given 3 · OOD image".
+    pub given: &'static str,
+    pub true_label: &'static str,
+    pub your_drawing: &'static str,
+    pub ood_image: &'static str,
+    /// The tags under the captions (the drawing's is `your_drawing`).
+    pub clean: &'static str,
+    pub flipped: &'static str,
+    pub ood: &'static str,
+}
+
+pub const EN: Canary = Canary {
+    pad_aria: "your drawing, the canary",
+    pad_title: "Be the outlier",
+    pad_teach: "Draw something and give it a label: it is planted among the training samples of the next run. Afterwards, \
+                see beside this whether each model learned your label, and how sure the attacker is that your drawing was \
+                trained on.",
+    canvas_aria: "drawing pad, 28 by 28 pixels",
+    keys: "Keyboard: Tab to the pad, arrows move, Space lowers or lifts the pen.",
+    label: "Its label",
+    undo: "Undo",
+    clear: "Clear",
+    planted: "Planted in the next run (and in the share link).",
+    empty: "Nothing drawn: no canary.",
+    fashion: ["T-shirt/top", "trouser", "pullover", "dress", "coat", "sandal", "shirt", "sneaker", "bag", "ankle boot"],
+    title: "Your drawing, the outlier",
+    planted_as: "planted as ",
+    no_attack: "The attack did not run (no shadow models), so there is no attacker's confidence.",
+    confidence: "The attacker's confidence that your drawing was in the training data: ",
+    scored: |model, conf, rank, of, clean, non| {
+        format!("{model} {conf} (ranked {rank} of {of} candidates; a typical clean member {clean}, a non-member {non})")
+    },
+    predicts: |model| format!("{model} predicts"),
+    p_label: "p(your label)",
+    epoch: "epoch",
+    teach: "Epoch 0 is the untrained model. A model that predicts your label for a drawing that looks like something else \
+            has memorized it; the gradient norm is how hard your drawing pulls on the weights.",
+    gallery: Gallery {
+        title: "Most exposed training samples",
+        teach: "The members LiRA is most sure about. Count the red (flipped) and orange (OOD) tags: the outliers the model \
+                memorized are the ones it leaks.",
+        model: |model| format!("{model} model"),
+        given: "given",
+        true_label: "true",
+        your_drawing: "your drawing",
+        ood_image: "OOD image",
+        clean: "clean",
+        flipped: "flipped",
+        ood: "OOD",
+    },
+};
+
+pub const ES: Canary = Canary {
+    pad_aria: "tu dibujo, el canario",
+    pad_title: "Sé el atípico",
+    pad_teach: "Dibuja algo y ponle una etiqueta: se planta entre las muestras de entrenamiento de la próxima ejecución. \
+                Después, mira aquí al lado si cada modelo aprendió tu etiqueta y qué tan seguro está el atacante de que tu \
+                dibujo se usó en el entrenamiento.",
+    canvas_aria: "lienzo de dibujo, 28 por 28 píxeles",
+    keys: "Teclado: Tab hasta el lienzo, las flechas mueven, Espacio baja o levanta el lápiz.",
+    label: "Su etiqueta",
+    undo: "Deshacer",
+    clear: "Borrar",
+    planted: "Plantado en la próxima ejecución (y en el enlace para compartir).",
+    empty: "Nada dibujado: sin canario.",
+    fashion: ["camiseta/top", "pantalón", "suéter", "vestido", "abrigo", "sandalia", "camisa", "zapatilla", "bolso", "botín"],
+    title: "Tu dibujo, el atípico",
+    planted_as: "plantado como ",
+    no_attack: "El ataque no se ejecutó (sin modelos sombra), así que no hay confianza del atacante.",
+    confidence: "Confianza del atacante en que tu dibujo estaba en los datos de entrenamiento: ",
+    scored: |model, conf, rank, of, clean, non| {
+        format!("{model} {conf} (puesto {rank} de {of} candidatos; un miembro limpio típico {clean}, un no miembro {non})")
+    },
+    predicts: |model| format!("predicción ({model})"),
+    p_label: "p(tu etiqueta)",
+    epoch: "época",
+    teach: "La época 0 es el modelo sin entrenar. Un modelo que predice tu etiqueta para un dibujo que parece otra cosa lo \
+            ha memorizado; la norma del gradiente es cuánto tira tu dibujo de los pesos.",
+    gallery: Gallery {
+        title: "Muestras de entrenamiento más expuestas",
+        teach: "Los miembros de los que LiRA está más seguro. Cuenta las marcas rojas (invertida) y naranjas (OOD): los \
+                atípicos que el modelo memorizó son los que filtra.",
+        model: |model| format!("Modelo {model}"),
+        given: "etiqueta",
+        true_label: "real",
+        your_drawing: "tu dibujo",
+        ood_image: "imagen OOD",
+        clean: "limpia",
+        flipped: "invertida",
+        ood: "OOD",
+    },
+};
+
+pub const PT: Canary = Canary {
+    pad_aria: "seu desenho, o canário",
+    pad_title: "Seja o atípico",
+    pad_teach: "Desenhe algo e dê a ele um rótulo: ele é plantado entre as amostras de treino da próxima execução. Depois, \
+                veja aqui ao lado se cada modelo aprendeu o seu rótulo e quão seguro o atacante está de que o seu desenho \
+                foi usado no treino.",
+    canvas_aria: "área de desenho, 28 por 28 pixels",
+    keys: "Teclado: Tab até a área de desenho, as setas movem, Espaço abaixa ou levanta a caneta.",
+    label: "Seu rótulo",
+    undo: "Desfazer",
+    clear: "Limpar",
+    planted: "Plantado na próxima execução (e no link de compartilhamento).",
+    empty: "Nada desenhado: sem canário.",
+    fashion: ["camiseta/top", "calça", "pulôver", "vestido", "casaco", "sandália", "camisa", "tênis", "bolsa", "bota"],
+    title: "Seu desenho, o atípico",
+    planted_as: "plantado como ",
+    no_attack: "O ataque não rodou (sem modelos-sombra), então não há confiança do atacante.",
+    confidence: "Confiança do atacante de que o seu desenho estava nos dados de treino: ",
+    scored: |model, conf, rank, of, clean, non| {
+        format!("{model} {conf} (posição {rank} de {of} candidatos; um membro limpo típico {clean}, um não membro {non})")
+    },
+    predicts: |model| format!("predição ({model})"),
+    p_label: "p(seu rótulo)",
+    epoch: "época",
+    teach: "A época 0 é o modelo sem treino. Um modelo que prevê o seu rótulo para um desenho que parece outra coisa o \
+            memorizou; a norma do gradiente é o quanto o seu desenho puxa os pesos.",
+    gallery: Gallery {
+        title: "Amostras de treino mais expostas",
+        teach: "Os membros sobre os quais o LiRA tem mais certeza. Conte as marcas vermelhas (trocada) e laranja (OOD): os \
+                atípicos que o modelo memorizou são os que ele vaza.",
+        model: |model| format!("Modelo {model}"),
+        given: "rótulo",
+        true_label: "real",
+        your_drawing: "seu desenho",
+        ood_image: "imagem OOD",
+        clean: "limpa",
+        flipped: "trocada",
+        ood: "OOD",
+    },
+};
+
+#[cfg(test)]
+mod tests {
+    use spotlight_core::config::DatasetName;
+
+    #[test]
+    fn english_is_the_cores() {
+        assert_eq!(super::EN.fashion, DatasetName::Fashion.class_names());
+    }
+}

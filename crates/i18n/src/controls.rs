@@ -1,10 +1,167 @@
-//! The texts of ...: one struct, one literal per language.
+//! The settings' frame: the preset menu, the run buttons, the share and course links, and the
+//! language menu (each field's own texts are in `fields`).
 
 use serde::Serialize;
 
-#[derive(Debug, Serialize)]
-pub struct Controls {}
+use crate::Lang;
 
-pub const EN: Controls = Controls {};
-pub const ES: Controls = Controls {};
-pub const PT: Controls = Controls {};
+/// A link with a copy button (the share link, the course link).
+#[derive(Debug, Serialize)]
+pub struct LinkTexts {
+    /// The copy button.
+    pub button: &'static str,
+    /// The link's box, for a screen reader.
+    pub label: &'static str,
+    /// Said once the link was copied.
+    pub done: &'static str,
+}
+
+/// How many presets the app's menu has (its list of settings is as long).
+pub const PRESETS: usize = 7;
+
+#[derive(Debug, Serialize)]
+pub struct Controls {
+    /// The settings' section, for a screen reader.
+    pub section_label: &'static str,
+    pub preset: &'static str,
+    /// The preset menu's first option (none picked).
+    pub paper_settings: &'static str,
+    /// The presets, in the order of the app's list (`views::controls::presets`).
+    pub presets: [&'static str; PRESETS],
+    /// The settings' fold.
+    pub settings: &'static str,
+    /// Said beside the controls on a CPU backend: its training samples and a GPU's.
+    #[serde(skip)]
+    pub sized: fn(u64, u64) -> String,
+    pub run: &'static str,
+    pub rerun: &'static str,
+    pub cancel: &'static str,
+    pub share: LinkTexts,
+    pub course_link: LinkTexts,
+    /// "Copy failed (the browser's reason); select the link below.": the part before the reason …
+    pub copy_failed: &'static str,
+    /// … and the part after it.
+    pub select_below: &'static str,
+    /// The course link builder's fold.
+    pub course: &'static str,
+    pub course_hint: &'static str,
+    pub tour_opens: &'static str,
+    pub no_tour: &'static str,
+    /// The language menu's label.
+    pub language: &'static str,
+}
+
+pub const EN: Controls = Controls {
+    section_label: "experiment settings",
+    preset: "Preset",
+    paper_settings: "— the paper's settings —",
+    presets: [
+        "MNIST, 5% flipped labels, BN vs no-BN",
+        "MNIST, 5% flipped, with the γ/σ regularizer",
+        "MNIST, 20% flipped (strong memorization)",
+        "MNIST, clean data (no outliers)",
+        "MNIST, 5% OOD images (Fashion-MNIST)",
+        "Fashion-MNIST, 5% flipped labels",
+        "Tiny (a quick look)",
+    ],
+    settings: "Settings",
+    // The numbers ungrouped, as the page has always written them (the browser tests match "3000").
+    sized: |n, gpu| format!("Sized for the CPU backend: {n} training samples ({gpu} on a GPU); the presets keep that size."),
+    run: "Run",
+    rerun: "Rerun",
+    cancel: "Cancel",
+    share: LinkTexts { button: "Copy link", label: "share link", done: "Link copied." },
+    course_link: LinkTexts { button: "Copy course link", label: "course link", done: "Course link copied." },
+    copy_failed: "Copy failed",
+    select_below: "select the link below.",
+    course: "Course link, for a class",
+    course_hint: "Untick what the class should not see. The link opens this experiment, with the tour at the step you pick.",
+    tour_opens: "Tour opens at",
+    no_tour: "no tour",
+    language: "Language",
+};
+
+pub const ES: Controls = Controls {
+    section_label: "ajustes del experimento",
+    preset: "Ajuste predefinido",
+    paper_settings: "— los ajustes del artículo —",
+    presets: [
+        "MNIST, 5\u{a0}% de etiquetas invertidas, BN frente a sin BN",
+        "MNIST, 5\u{a0}% invertidas, con el regularizador γ/σ",
+        "MNIST, 20\u{a0}% invertidas (memorización fuerte)",
+        "MNIST, datos limpios (sin atípicos)",
+        "MNIST, 5\u{a0}% de imágenes OOD (Fashion-MNIST)",
+        "Fashion-MNIST, 5\u{a0}% de etiquetas invertidas",
+        "Mínimo (un vistazo rápido)",
+    ],
+    settings: "Ajustes",
+    sized: |n, gpu| {
+        let (n, gpu) = (Lang::Es.int(n), Lang::Es.int(gpu));
+        format!(
+            "Ajustado al backend de CPU: {n} muestras de entrenamiento ({gpu} en una GPU); los ajustes predefinidos \
+             mantienen ese tamaño."
+        )
+    },
+    run: "Ejecutar",
+    rerun: "Volver a ejecutar",
+    cancel: "Cancelar",
+    share: LinkTexts { button: "Copiar enlace", label: "enlace para compartir", done: "Enlace copiado." },
+    course_link: LinkTexts { button: "Copiar enlace de curso", label: "enlace de curso", done: "Enlace de curso copiado." },
+    copy_failed: "No se pudo copiar",
+    select_below: "selecciona el enlace de abajo.",
+    course: "Enlace de curso, para una clase",
+    course_hint: "Desmarca lo que la clase no debe ver. El enlace abre este experimento, con el recorrido guiado en el \
+                  paso elegido.",
+    tour_opens: "El recorrido empieza en",
+    no_tour: "sin recorrido",
+    language: "Idioma",
+};
+
+pub const PT: Controls = Controls {
+    section_label: "configurações do experimento",
+    preset: "Predefinição",
+    paper_settings: "— as configurações do artigo —",
+    presets: [
+        "MNIST, 5% de rótulos trocados, BN vs. sem BN",
+        "MNIST, 5% trocados, com o regularizador γ/σ",
+        "MNIST, 20% trocados (memorização forte)",
+        "MNIST, dados limpos (sem atípicos)",
+        "MNIST, 5% de imagens OOD (Fashion-MNIST)",
+        "Fashion-MNIST, 5% de rótulos trocados",
+        "Mínimo (uma olhada rápida)",
+    ],
+    settings: "Configurações",
+    sized: |n, gpu| {
+        let (n, gpu) = (Lang::Pt.int(n), Lang::Pt.int(gpu));
+        format!(
+            "Dimensionado para o backend de CPU: {n} amostras de treino ({gpu} numa GPU); as predefinições mantêm esse \
+             tamanho."
+        )
+    },
+    run: "Executar",
+    rerun: "Executar de novo",
+    cancel: "Cancelar",
+    share: LinkTexts { button: "Copiar link", label: "link para compartilhar", done: "Link copiado." },
+    course_link: LinkTexts { button: "Copiar link de curso", label: "link de curso", done: "Link de curso copiado." },
+    copy_failed: "A cópia falhou",
+    select_below: "selecione o link abaixo.",
+    course: "Link de curso, para uma turma",
+    course_hint: "Desmarque o que a turma não deve ver. O link abre este experimento, com o tour guiado no passo \
+                  escolhido.",
+    tour_opens: "O tour começa em",
+    no_tour: "sem tour",
+    language: "Idioma",
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cpu_note_writes_numbers_each_languages_way() {
+        assert_eq!((EN.sized)(3000, 5000), "Sized for the CPU backend: 3000 training samples (5000 on a GPU); the presets keep that size.");
+        assert!((ES.sized)(3000, 5000).contains("3000 muestras de entrenamiento (5000 en una GPU)"));
+        assert!((PT.sized)(3000, 5000).contains("3.000 amostras de treino (5.000 numa GPU)"));
+        assert_ne!((ES.sized)(1, 2), (EN.sized)(1, 2));
+    }
+}

@@ -145,7 +145,7 @@ impl Lang {
         }
         let digits: Vec<char> = whole.chars().collect();
         for (i, d) in digits.iter().enumerate() {
-            if i > 0 && digits.len() >= min_grouped && (digits.len() - i) % 3 == 0 {
+            if i > 0 && digits.len() >= min_grouped && (digits.len() - i).is_multiple_of(3) {
                 out.push(group);
             }
             out.push(*d);

@@ -1,10 +1,786 @@
-//! The texts of ...: one struct, one literal per language.
+//! The page's status texts: the backend banner and the notices' frame, the progress line (and what a
+//! screen reader is told of it), what a run is doing, why it failed, the dataset downloads, the
+//! benchmark, and the crash panel. Values come in already written (numbers by `Lang`).
 
 use serde::Serialize;
 
 #[derive(Debug, Serialize)]
-pub struct Status {}
+pub struct Status {
+    pub banner: Banner,
+    pub progress: Progress,
+    pub doing: Doing,
+    pub failure: Failure,
+    pub load: Load,
+    pub bench: Bench,
+    pub crash: Crash,
+    /// The models' names in running text ("training no-BN: epoch 2").
+    pub models: Models,
+}
 
-pub const EN: Status = Status {};
-pub const ES: Status = Status {};
-pub const PT: Status = Status {};
+/// Which backend the page trains on, and why; the notices' frame.
+#[derive(Debug, Serialize)]
+pub struct Banner {
+    /// Before the backend is chosen.
+    pub starting: &'static str,
+    /// Before the backend's name once a run started ("Training on CPU (…)").
+    pub training_on: &'static str,
+    /// Before the backend's name before any run.
+    pub backend: &'static str,
+    pub in_workers: &'static str,
+    /// Training on the page's thread: why (`no_gpu_in_workers`).
+    #[serde(skip)]
+    pub on_page: fn(&str) -> String,
+    /// The browser's reason.
+    #[serde(skip)]
+    pub no_gpu_in_workers: fn(&str) -> String,
+    /// A CPU backend's label, from its name ("flex").
+    #[serde(skip)]
+    pub cpu: fn(&str) -> String,
+    /// A WebGPU adapter that is software (in brackets after its name).
+    pub fallback_adapter: &'static str,
+    /// A WebGPU adapter with neither vendor nor architecture.
+    pub unnamed_adapter: &'static str,
+    /// Why the CPU: a lost GPU device (the browser's reason, or `no_reason`).
+    #[serde(skip)]
+    pub lost: fn(&str) -> String,
+    /// A lost GPU device's reason when the browser gives none.
+    pub no_reason: &'static str,
+    pub link_cpu: &'static str,
+    pub link_ndarray_missing: &'static str,
+    pub link_ndarray: &'static str,
+    /// Why the CPU: WebGPU is a software fallback (the adapter's name).
+    #[serde(skip)]
+    pub software_fallback: fn(&str) -> String,
+    pub no_webgpu: &'static str,
+    pub no_request_adapter: &'static str,
+    pub no_promise: &'static str,
+    pub no_adapter: &'static str,
+    /// The browser's error when asked for an adapter.
+    #[serde(skip)]
+    pub adapter_error: fn(&str) -> String,
+    /// A WebGPU device that could not be opened (burn's error).
+    #[serde(skip)]
+    pub webgpu_failed: fn(&str) -> String,
+    pub notices: &'static str,
+    pub dismiss: &'static str,
+}
+
+/// The progress bar, its line, what is announced, and the buttons beside it.
+#[derive(Debug, Serialize)]
+pub struct Progress {
+    /// The section's accessible name.
+    pub label: &'static str,
+    pub bar_label: &'static str,
+    pub ready: &'static str,
+    pub starting: &'static str,
+    /// A dataset's download (its file), without figures.
+    #[serde(skip)]
+    pub loading: fn(&str) -> String,
+    /// MB so far, MB in all, the share done.
+    #[serde(skip)]
+    pub of_mb: fn(&str, &str, &str) -> String,
+    /// The file, its MB.
+    #[serde(skip)]
+    pub unpacking: fn(&str, &str) -> String,
+    pub samples_per_s: &'static str,
+    /// Seconds left.
+    #[serde(skip)]
+    pub eta: fn(&str) -> String,
+    pub benchmarking: &'static str,
+    /// Seconds in all, samples per second.
+    #[serde(skip)]
+    pub done_in: fn(&str, &str) -> String,
+    /// The share done, seconds.
+    #[serde(skip)]
+    pub cancelled_at: fn(&str, &str) -> String,
+    #[serde(skip)]
+    pub error: fn(&str) -> String,
+    /// Announced: the share done.
+    #[serde(skip)]
+    pub say_training: fn(&str) -> String,
+    pub say_benchmarking: &'static str,
+    /// Announced: seconds in all.
+    #[serde(skip)]
+    pub say_done: fn(&str) -> String,
+    pub say_cancelled: &'static str,
+    pub retry: &'static str,
+    pub ask_label: &'static str,
+    pub start_it: &'static str,
+    pub not_now: &'static str,
+    pub not_every_model: &'static str,
+    /// After a model's name: its attack failed.
+    pub attack: &'static str,
+    pub export_json: &'static str,
+    pub export_csv: &'static str,
+}
+
+/// What a run is doing (the progress line), and its wall time by phase.
+#[derive(Debug, Serialize)]
+pub struct Doing {
+    /// The model, the epoch, the step.
+    #[serde(skip)]
+    pub target: fn(&str, &str, &str) -> String,
+    /// The shadow model's number, its model.
+    #[serde(skip)]
+    pub shadow: fn(&str, &str) -> String,
+    pub attacking: &'static str,
+    pub done: &'static str,
+    /// The target models training now (joined by `and`).
+    #[serde(skip)]
+    pub training: fn(&str) -> String,
+    pub and: &'static str,
+    /// Shadow models done, in all, training now.
+    #[serde(skip)]
+    pub shadows: fn(&str, &str, &str) -> String,
+    pub waiting: &'static str,
+    /// How many workers.
+    #[serde(skip)]
+    pub workers: fn(&str) -> String,
+    /// Seconds training, the shadow models' part (`shadows_s` or `shadows_alongside`), seconds attacking.
+    #[serde(skip)]
+    pub phases: fn(&str, &str, &str) -> String,
+    #[serde(skip)]
+    pub shadows_s: fn(&str) -> String,
+    pub shadows_alongside: &'static str,
+}
+
+/// Why a run stopped or a model failed.
+#[derive(Debug, Serialize)]
+pub struct Failure {
+    /// The download's or the decoder's error.
+    #[serde(skip)]
+    pub dataset: fn(&str) -> String,
+    #[serde(skip)]
+    pub ood_dataset: fn(&str) -> String,
+    /// What stopped the run.
+    #[serde(skip)]
+    pub kept: fn(&str) -> String,
+    /// The browser's reason.
+    #[serde(skip)]
+    pub gpu_lost: fn(&str) -> String,
+    /// How many models' errors are listed.
+    #[serde(skip)]
+    pub errors: fn(usize) -> String,
+    /// The loss's value, the epoch, the step.
+    #[serde(skip)]
+    pub loss_diverged: fn(&str, &str, &str) -> String,
+    /// The backend's error.
+    #[serde(skip)]
+    pub backend_failed: fn(&str) -> String,
+    pub job_before_data: &'static str,
+    pub attack_before_data: &'static str,
+    pub nothing_to_attack: &'static str,
+    /// The worker's error.
+    #[serde(skip)]
+    pub worker_failed: fn(&str) -> String,
+    pub worker_script: &'static str,
+    /// The panic's text.
+    #[serde(skip)]
+    pub worker_panicked: fn(&str) -> String,
+    #[serde(skip)]
+    pub worker_start: fn(&str) -> String,
+    #[serde(skip)]
+    pub worker_started: fn(&str) -> String,
+    pub no_document: &'static str,
+    pub no_module: &'static str,
+    /// The message, as the browser shows it.
+    #[serde(skip)]
+    pub unreadable: fn(&str) -> String,
+    #[serde(skip)]
+    pub data_not_sent: fn(&str) -> String,
+    #[serde(skip)]
+    pub task_not_sent: fn(&str) -> String,
+    pub stuck: &'static str,
+    #[serde(skip)]
+    pub not_serialized: fn(&str) -> String,
+    pub not_text: &'static str,
+    #[serde(skip)]
+    pub worker_unreadable: fn(&str) -> String,
+    pub no_images: &'static str,
+    pub images_mismatch: &'static str,
+}
+
+/// A dataset's download and unpacking going wrong.
+#[derive(Debug, Serialize)]
+pub struct Load {
+    pub not_a_response: &'static str,
+    /// The browser's error.
+    #[serde(skip)]
+    pub broke_off: fn(&str) -> String,
+    /// The cap, in MB.
+    #[serde(skip)]
+    pub too_big: fn(&str) -> String,
+    pub not_bytes: &'static str,
+    #[serde(skip)]
+    pub not_gzip: fn(&str) -> String,
+    #[serde(skip)]
+    pub inflates_too_big: fn(&str) -> String,
+}
+
+/// The benchmark's view.
+#[derive(Debug, Serialize)]
+pub struct Bench {
+    pub title: &'static str,
+    /// The explanation, before and after the link's `bench=1`.
+    pub teach_before: &'static str,
+    pub teach_after: &'static str,
+    pub run: &'static str,
+    pub export: &'static str,
+    /// backend, model, batch, train samples/s, one MNIST epoch.
+    pub headers: [&'static str; 5],
+    pub needs_mnist: &'static str,
+    /// The model, the backend.
+    #[serde(skip)]
+    pub timing: fn(&str, &str) -> String,
+    #[serde(skip)]
+    pub timing_comparison: fn(&str) -> String,
+    pub done: &'static str,
+    /// How the comparison ended (`cancelled`, `failed`, `load_failed`).
+    #[serde(skip)]
+    pub unfinished: fn(&str) -> String,
+    pub cancelled: &'static str,
+    #[serde(skip)]
+    pub failed: fn(&str) -> String,
+    #[serde(skip)]
+    pub load_failed: fn(&str) -> String,
+    /// Training samples, epochs, shadow models, the backend.
+    #[serde(skip)]
+    pub comparison: fn(&str, &str, &str, &str) -> String,
+    #[serde(skip)]
+    pub in_workers: fn(&str) -> String,
+    pub on_page: &'static str,
+    /// Seconds in all.
+    #[serde(skip)]
+    pub in_all: fn(&str) -> String,
+    pub stopped_early: &'static str,
+}
+
+/// The panel shown when the app crashed, and the browser's question before leaving a run.
+#[derive(Debug, Serialize)]
+pub struct Crash {
+    pub heading: &'static str,
+    pub explain: &'static str,
+    pub reload: &'static str,
+    pub uncaught: &'static str,
+    pub leave: &'static str,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Models {
+    pub bn: &'static str,
+    pub bn_reg: &'static str,
+    pub plain: &'static str,
+}
+
+pub const EN: Status = Status {
+    banner: Banner {
+        starting: "Backend: starting (WebGPU if this browser has it, else the CPU)…",
+        training_on: "Training on",
+        backend: "Backend:",
+        in_workers: "training in Web Workers",
+        on_page: |why| format!("training on the page's thread: {why}"),
+        no_gpu_in_workers: |why| format!("this browser offers no WebGPU to workers ({why})"),
+        cpu: |name| format!("CPU ({name}, in WebAssembly)"),
+        fallback_adapter: "fallback adapter",
+        unnamed_adapter: "unnamed adapter",
+        lost: |why| format!("the GPU device was lost ({why}); the CPU from now on, reload to try WebGPU again"),
+        no_reason: "no reason given",
+        link_cpu: "the link asks for the CPU backend",
+        link_ndarray_missing: "the link asks for burn-ndarray, which the page does not include (the CLI has it); the CPU backend burn-flex instead",
+        link_ndarray: "the link asks for burn-ndarray",
+        software_fallback: |name| {
+            format!(
+                "WebGPU here is only a software fallback ({name}), slower than the CPU backend; backend=webgpu in the link uses it anyway"
+            )
+        },
+        no_webgpu: "this browser has no WebGPU (navigator.gpu is missing)",
+        no_request_adapter: "navigator.gpu.requestAdapter is not a function",
+        no_promise: "requestAdapter gave no promise",
+        no_adapter: "WebGPU gave no adapter (requestAdapter() returned null)",
+        adapter_error: |e| e.to_string(),
+        webgpu_failed: |e| format!("WebGPU could not start ({e})"),
+        notices: "Some settings were not used as given:",
+        dismiss: "Dismiss",
+    },
+    progress: Progress {
+        label: "progress",
+        bar_label: "experiment progress",
+        ready: "Ready. Press Run.",
+        starting: "Starting…",
+        loading: |file| format!("Loading {file}"),
+        of_mb: |got, total, pct| format!("{got} of {total} MB ({pct})"),
+        unpacking: |file, mb| format!("Unpacking {file} ({mb} MB)…"),
+        samples_per_s: "samples/s",
+        eta: |s| format!("ETA {s} s"),
+        benchmarking: "Benchmarking (see the benchmark below)…",
+        done_in: |s, rate| format!("done in {s} s ({rate} samples/s)"),
+        cancelled_at: |pct, s| format!("Cancelled at {pct} after {s} s; what was measured is kept below."),
+        error: |e| format!("Error: {e}"),
+        say_training: |pct| format!("Training: {pct} done."),
+        say_benchmarking: "Benchmarking.",
+        say_done: |s| format!("Done in {s} s. The charts and tables below show the results."),
+        say_cancelled: "Cancelled. What was measured is kept.",
+        retry: "Retry",
+        ask_label: "Start this run?",
+        start_it: "Start it",
+        not_now: "Not now",
+        not_every_model: "Not every model finished:",
+        attack: "attack",
+        export_json: "Export report (JSON)",
+        export_csv: "Export curves (CSV)",
+    },
+    doing: Doing {
+        target: |model, epoch, step| format!("training {model}: epoch {epoch}, step {step}"),
+        shadow: |k, model| format!("training shadow model {k} for {model}"),
+        attacking: "running the membership attacks",
+        done: "done",
+        training: |models| format!("training {models}"),
+        and: " and ",
+        shadows: |done, all, running| format!("shadow models: {done} of {all} done, {running} training"),
+        waiting: "waiting for a worker",
+        workers: |n| format!("({n} workers)"),
+        phases: |targets, shadows, attack| format!("training {targets} s, {shadows}, attack {attack} s"),
+        shadows_s: |s| format!("shadow models {s} s"),
+        shadows_alongside: "shadow models alongside",
+    },
+    failure: Failure {
+        dataset: |e| format!("The dataset could not be loaded: {e}"),
+        ood_dataset: |e| format!("The OOD dataset could not be loaded: {e}"),
+        kept: |e| format!("{e}; what was measured until then is kept below"),
+        gpu_lost: |why| {
+            format!("the GPU device was lost during the run ({why}); what was measured is kept below, and the next run uses the CPU")
+        },
+        errors: |n| format!("the run ended with {n} error{}, listed below; what was measured is kept", if n == 1 { "" } else { "s" }),
+        loss_diverged: |value, epoch, step| {
+            format!("training stopped: the loss became {value} at epoch {epoch}, step {step}; try a lower learning rate")
+        },
+        backend_failed: |e| format!("training stopped: the backend failed: {e}"),
+        job_before_data: "a job before the data",
+        attack_before_data: "an attack before the data",
+        nothing_to_attack: "nothing to attack",
+        worker_failed: |e| format!("a training worker failed: {e}"),
+        worker_script: "the worker's script failed to load or run",
+        worker_panicked: |e| format!("a training worker panicked: {e}"),
+        worker_start: |e| format!("a Web Worker could not start: {e}"),
+        worker_started: |e| format!("a Web Worker could not be started: {e}"),
+        no_document: "no document",
+        no_module: "the page does not name its module (no modulepreload link)",
+        unreadable: |m| format!("a worker sent a message the page cannot read: {m}"),
+        data_not_sent: |e| format!("the data could not be sent to a worker: {e}"),
+        task_not_sent: |e| format!("a task could not be sent to a worker: {e}"),
+        stuck: "the run has tasks left but none can start (a bug)",
+        not_serialized: |e| format!("a message did not serialize: {e}"),
+        not_text: "a message that is not text",
+        worker_unreadable: |e| format!("a message the worker cannot read: {e}"),
+        no_images: "the data came without its images",
+        images_mismatch: "the data's images do not match its labels",
+    },
+    load: Load {
+        not_a_response: "not a response",
+        broke_off: |e| format!("the download broke off ({e})"),
+        too_big: |mb| format!("more than {mb} MB, too large for a dataset"),
+        not_bytes: "a chunk that is not bytes",
+        not_gzip: |e| format!("not valid gzip ({e})"),
+        inflates_too_big: |mb| format!("decompresses to more than {mb} MB, too large for a dataset asset"),
+    },
+    bench: Bench {
+        title: "Benchmark",
+        teach_before: "How fast this browser trains: samples per second of training steps (forward, backward and an optimizer \
+                       step, at the batch size in the controls) for each model on every backend the page has — WebGPU when it \
+                       runs, and the CPU backend (burn-flex) in WebAssembly — and, from that, how long one full MNIST epoch \
+                       (60,000 images) would take. Then it times the comparison in the controls, attack included, on the \
+                       page's backend. Open a link with ",
+        teach_after: " to run it at once.",
+        run: "Run benchmark",
+        export: "Export benchmark (JSON)",
+        headers: ["backend", "model", "batch", "train samples/s", "one MNIST epoch"],
+        needs_mnist: "The benchmark needs MNIST, which could not be loaded; run it again to retry.",
+        timing: |model, backend| format!("Timing {model} on {backend}…"),
+        timing_comparison: |backend| format!("Timing the comparison in the controls on {backend}…"),
+        done: "Done.",
+        unfinished: |how| format!("The comparison did not finish ({how}); its time is up to where it stopped."),
+        cancelled: "Cancelled",
+        failed: |e| format!("Failed({e:?})"),
+        load_failed: |e| format!("LoadFailed({e:?})"),
+        comparison: |samples, epochs, shadows, backend| {
+            format!("The comparison ({samples} training samples, {epochs} epochs, {shadows} shadow models) on {backend}")
+        },
+        in_workers: |n| format!(" in {n} Web Workers"),
+        on_page: " on the page's thread",
+        in_all: |s| format!(": {s} s in all"),
+        stopped_early: " (stopped early)",
+    },
+    crash: Crash {
+        heading: "Spotlight crashed — reload the page.",
+        explain: "Something inside the app failed and it cannot go on. Your settings are in the address; what this run measured is lost.",
+        reload: "Reload the page",
+        uncaught: "an uncaught error",
+        leave: "A run is going on; leaving the page loses it.",
+    },
+    models: Models { bn: "BN", bn_reg: "BN + γ/σ reg", plain: "no-BN" },
+};
+
+pub const ES: Status = Status {
+    banner: Banner {
+        starting: "Backend: iniciando (WebGPU si este navegador lo tiene; si no, la CPU)…",
+        training_on: "Entrenando en",
+        backend: "Backend elegido:",
+        in_workers: "entrenamiento en Web Workers",
+        on_page: |why| format!("entrenamiento en el hilo de la página: {why}"),
+        no_gpu_in_workers: |why| format!("este navegador no ofrece WebGPU a los workers ({why})"),
+        cpu: |name| format!("CPU ({name}, en WebAssembly)"),
+        fallback_adapter: "adaptador de respaldo",
+        unnamed_adapter: "adaptador sin nombre",
+        lost: |why| format!("se perdió el dispositivo GPU ({why}); desde ahora la CPU, recarga la página para volver a probar WebGPU"),
+        no_reason: "sin motivo indicado",
+        link_cpu: "el enlace pide el backend de CPU",
+        link_ndarray_missing: "el enlace pide burn-ndarray, que la página no incluye (la CLI sí); en su lugar, el backend de CPU burn-flex",
+        link_ndarray: "el enlace pide burn-ndarray",
+        software_fallback: |name| {
+            format!(
+                "WebGPU aquí es solo un respaldo por software ({name}), más lento que el backend de CPU; backend=webgpu en el enlace lo usa de todos modos"
+            )
+        },
+        no_webgpu: "este navegador no tiene WebGPU (falta navigator.gpu)",
+        no_request_adapter: "navigator.gpu.requestAdapter no es una función",
+        no_promise: "requestAdapter no devolvió una promesa",
+        no_adapter: "WebGPU no dio ningún adaptador (requestAdapter() devolvió null)",
+        adapter_error: |e| format!("WebGPU no respondió: {e}"),
+        webgpu_failed: |e| format!("WebGPU no pudo iniciarse ({e})"),
+        notices: "Algunos ajustes no se usaron tal como se dieron:",
+        dismiss: "Cerrar",
+    },
+    progress: Progress {
+        label: "progreso",
+        bar_label: "progreso del experimento",
+        ready: "Listo. Pulsa Ejecutar.",
+        starting: "Iniciando…",
+        loading: |file| format!("Cargando {file}"),
+        of_mb: |got, total, pct| format!("{got} de {total} MB ({pct})"),
+        unpacking: |file, mb| format!("Descomprimiendo {file} ({mb} MB)…"),
+        samples_per_s: "muestras/s",
+        eta: |s| format!("quedan {s} s"),
+        benchmarking: "Midiendo el rendimiento (ver la prueba de rendimiento más abajo)…",
+        done_in: |s, rate| format!("terminado en {s} s ({rate} muestras/s)"),
+        cancelled_at: |pct, s| format!("Cancelado al {pct} después de {s} s; lo medido se conserva más abajo."),
+        error: |e| format!("Error: {e}"),
+        say_training: |pct| format!("Entrenando: {pct} hecho."),
+        say_benchmarking: "Midiendo el rendimiento.",
+        say_done: |s| format!("Terminado en {s} s. Los gráficos y las tablas de abajo muestran los resultados."),
+        say_cancelled: "Cancelado. Lo medido se conserva.",
+        retry: "Reintentar",
+        ask_label: "¿Iniciar esta ejecución?",
+        start_it: "Iniciarla",
+        not_now: "Ahora no",
+        not_every_model: "No todos los modelos terminaron:",
+        attack: "ataque",
+        export_json: "Exportar informe (JSON)",
+        export_csv: "Exportar curvas (CSV)",
+    },
+    doing: Doing {
+        target: |model, epoch, step| format!("entrenando {model}: época {epoch}, paso {step}"),
+        shadow: |k, model| format!("entrenando el modelo sombra {k} de {model}"),
+        attacking: "ejecutando los ataques de inferencia de pertenencia",
+        done: "listo",
+        training: |models| format!("entrenando {models}"),
+        and: " y ",
+        shadows: |done, all, running| format!("modelos sombra: {done} de {all} listos, {running} entrenando"),
+        waiting: "esperando un worker",
+        workers: |n| format!("({n} workers en paralelo)"),
+        phases: |targets, shadows, attack| format!("entrenamiento {targets} s, {shadows}, ataque {attack} s"),
+        shadows_s: |s| format!("modelos sombra {s} s"),
+        shadows_alongside: "modelos sombra en paralelo",
+    },
+    failure: Failure {
+        dataset: |e| format!("No se pudo cargar el conjunto de datos: {e}"),
+        ood_dataset: |e| format!("No se pudo cargar el conjunto de datos OOD: {e}"),
+        kept: |e| format!("{e}; lo medido hasta entonces se conserva más abajo"),
+        gpu_lost: |why| {
+            format!(
+                "se perdió el dispositivo GPU durante la ejecución ({why}); lo medido se conserva más abajo, y la próxima ejecución usa la CPU"
+            )
+        },
+        errors: |n| {
+            if n == 1 {
+                "la ejecución terminó con 1 error, listado abajo; lo medido se conserva".to_string()
+            } else {
+                format!("la ejecución terminó con {n} errores, listados abajo; lo medido se conserva")
+            }
+        },
+        loss_diverged: |value, epoch, step| {
+            format!(
+                "el entrenamiento se detuvo: la pérdida llegó a {value} en la época {epoch}, paso {step}; prueba una tasa de aprendizaje más baja"
+            )
+        },
+        backend_failed: |e| format!("el entrenamiento se detuvo: falló el backend: {e}"),
+        job_before_data: "una tarea antes de los datos",
+        attack_before_data: "un ataque antes de los datos",
+        nothing_to_attack: "nada que atacar",
+        worker_failed: |e| format!("falló un worker de entrenamiento: {e}"),
+        worker_script: "el script del worker no se pudo cargar o ejecutar",
+        worker_panicked: |e| format!("un worker de entrenamiento entró en pánico: {e}"),
+        worker_start: |e| format!("no se pudo crear un Web Worker: {e}"),
+        worker_started: |e| format!("no se pudo poner en marcha un Web Worker: {e}"),
+        no_document: "no hay documento",
+        no_module: "la página no nombra su módulo (falta el enlace modulepreload)",
+        unreadable: |m| format!("un worker envió un mensaje que la página no puede leer: {m}"),
+        data_not_sent: |e| format!("no se pudieron enviar los datos a un worker: {e}"),
+        task_not_sent: |e| format!("no se pudo enviar una tarea a un worker: {e}"),
+        stuck: "a la ejecución le quedan tareas, pero ninguna puede empezar (un error del programa)",
+        not_serialized: |e| format!("un mensaje no se pudo serializar: {e}"),
+        not_text: "un mensaje que no es texto",
+        worker_unreadable: |e| format!("un mensaje que el worker no puede leer: {e}"),
+        no_images: "los datos llegaron sin sus imágenes",
+        images_mismatch: "las imágenes de los datos no coinciden con sus etiquetas",
+    },
+    load: Load {
+        not_a_response: "no es una respuesta",
+        broke_off: |e| format!("la descarga se interrumpió ({e})"),
+        too_big: |mb| format!("más de {mb} MB, demasiado grande para un conjunto de datos"),
+        not_bytes: "un fragmento que no son bytes",
+        not_gzip: |e| format!("no es un gzip válido ({e})"),
+        inflates_too_big: |mb| format!("al descomprimirse ocupa más de {mb} MB, demasiado para un conjunto de datos"),
+    },
+    bench: Bench {
+        title: "Prueba de rendimiento",
+        teach_before: "Qué tan rápido entrena este navegador: muestras por segundo de pasos de entrenamiento (propagación hacia \
+                       adelante, hacia atrás y un paso del optimizador, con el tamaño de lote de los controles) para cada modelo \
+                       en cada backend que tiene la página — WebGPU cuando funciona, y el backend de CPU (burn-flex) en \
+                       WebAssembly — y, a partir de eso, cuánto tardaría una época completa de MNIST (60.000 imágenes). Después \
+                       mide la comparación de los controles, ataque incluido, en el backend de la página. Abre un enlace con ",
+        teach_after: " para ejecutarla de inmediato.",
+        run: "Ejecutar la prueba de rendimiento",
+        export: "Exportar la prueba de rendimiento (JSON)",
+        headers: ["backend de cálculo", "modelo", "lote", "muestras de entrenamiento/s", "una época de MNIST"],
+        needs_mnist: "La prueba de rendimiento necesita MNIST, que no se pudo cargar; ejecútala de nuevo para reintentar.",
+        timing: |model, backend| format!("Midiendo {model} en {backend}…"),
+        timing_comparison: |backend| format!("Midiendo la comparación de los controles en {backend}…"),
+        done: "Listo.",
+        unfinished: |how| format!("La comparación no terminó ({how}); su tiempo llega hasta donde se detuvo."),
+        cancelled: "cancelada",
+        failed: |e| format!("error: {e}"),
+        load_failed: |e| format!("error de carga: {e}"),
+        comparison: |samples, epochs, shadows, backend| {
+            format!("La comparación ({samples} muestras de entrenamiento, {epochs} épocas, {shadows} modelos sombra) en {backend}")
+        },
+        in_workers: |n| format!(" en {n} Web Workers"),
+        on_page: " en el hilo de la página",
+        in_all: |s| format!(": {s} s en total"),
+        stopped_early: " (se detuvo antes de terminar)",
+    },
+    crash: Crash {
+        heading: "Spotlight falló — recarga la página.",
+        explain: "Algo dentro de la aplicación falló y no puede continuar. Tus ajustes están en la dirección; lo que midió esta \
+                  ejecución se perdió.",
+        reload: "Recargar la página",
+        uncaught: "un error no capturado",
+        leave: "Hay una ejecución en curso; salir de la página la pierde.",
+    },
+    models: Models { bn: "BN", bn_reg: "BN + reg. γ/σ", plain: "sin BN" },
+};
+
+pub const PT: Status = Status {
+    banner: Banner {
+        starting: "Backend: iniciando (WebGPU se este navegador tiver; senão, a CPU)…",
+        training_on: "Treinando em",
+        backend: "Backend escolhido:",
+        in_workers: "treinamento em Web Workers",
+        on_page: |why| format!("treinamento na thread da página: {why}"),
+        no_gpu_in_workers: |why| format!("este navegador não oferece WebGPU aos workers ({why})"),
+        cpu: |name| format!("CPU ({name}, em WebAssembly)"),
+        fallback_adapter: "adaptador de reserva",
+        unnamed_adapter: "adaptador sem nome",
+        lost: |why| format!("o dispositivo GPU foi perdido ({why}); a CPU daqui em diante, recarregue para tentar o WebGPU de novo"),
+        no_reason: "sem motivo informado",
+        link_cpu: "o link pede o backend de CPU",
+        link_ndarray_missing: "o link pede burn-ndarray, que a página não inclui (a CLI inclui); em seu lugar, o backend de CPU burn-flex",
+        link_ndarray: "o link pede burn-ndarray",
+        software_fallback: |name| {
+            format!(
+                "o WebGPU aqui é só uma reserva em software ({name}), mais lenta que o backend de CPU; backend=webgpu no link o usa mesmo assim"
+            )
+        },
+        no_webgpu: "este navegador não tem WebGPU (navigator.gpu não existe)",
+        no_request_adapter: "navigator.gpu.requestAdapter não é uma função",
+        no_promise: "requestAdapter não devolveu uma promise",
+        no_adapter: "o WebGPU não deu nenhum adaptador (requestAdapter() devolveu null)",
+        adapter_error: |e| format!("o WebGPU não respondeu: {e}"),
+        webgpu_failed: |e| format!("o WebGPU não pôde iniciar ({e})"),
+        notices: "Algumas configurações não foram usadas como dadas:",
+        dismiss: "Fechar",
+    },
+    progress: Progress {
+        label: "progresso",
+        bar_label: "progresso do experimento",
+        ready: "Pronto. Clique em Executar.",
+        starting: "Iniciando…",
+        loading: |file| format!("Carregando {file}"),
+        of_mb: |got, total, pct| format!("{got} de {total} MB ({pct})"),
+        unpacking: |file, mb| format!("Descompactando {file} ({mb} MB)…"),
+        samples_per_s: "amostras/s",
+        eta: |s| format!("faltam {s} s"),
+        benchmarking: "Medindo o desempenho (veja o teste de desempenho abaixo)…",
+        done_in: |s, rate| format!("concluído em {s} s ({rate} amostras/s)"),
+        cancelled_at: |pct, s| format!("Cancelado em {pct} depois de {s} s; o que foi medido fica abaixo."),
+        error: |e| format!("Erro: {e}"),
+        say_training: |pct| format!("Treinando: {pct} concluído."),
+        say_benchmarking: "Medindo o desempenho.",
+        say_done: |s| format!("Concluído em {s} s. Os gráficos e as tabelas abaixo mostram os resultados."),
+        say_cancelled: "Cancelado. O que foi medido fica guardado.",
+        retry: "Tentar de novo",
+        ask_label: "Iniciar esta execução?",
+        start_it: "Iniciar",
+        not_now: "Agora não",
+        not_every_model: "Nem todo modelo terminou:",
+        attack: "ataque",
+        export_json: "Exportar relatório (JSON)",
+        export_csv: "Exportar curvas (CSV)",
+    },
+    doing: Doing {
+        target: |model, epoch, step| format!("treinando {model}: época {epoch}, passo {step}"),
+        shadow: |k, model| format!("treinando o modelo-sombra {k} de {model}"),
+        attacking: "executando os ataques de inferência de pertencimento",
+        done: "concluído",
+        training: |models| format!("treinando {models}"),
+        and: " e ",
+        shadows: |done, all, running| format!("modelos-sombra: {done} de {all} concluídos, {running} treinando"),
+        waiting: "esperando um worker",
+        workers: |n| format!("({n} workers em paralelo)"),
+        phases: |targets, shadows, attack| format!("treinamento {targets} s, {shadows}, ataque {attack} s"),
+        shadows_s: |s| format!("modelos-sombra {s} s"),
+        shadows_alongside: "modelos-sombra em paralelo",
+    },
+    failure: Failure {
+        dataset: |e| format!("Não foi possível carregar o conjunto de dados: {e}"),
+        ood_dataset: |e| format!("Não foi possível carregar o conjunto de dados OOD: {e}"),
+        kept: |e| format!("{e}; o que foi medido até então fica abaixo"),
+        gpu_lost: |why| {
+            format!(
+                "o dispositivo GPU foi perdido durante a execução ({why}); o que foi medido fica abaixo, e a próxima execução usa a CPU"
+            )
+        },
+        errors: |n| {
+            if n == 1 {
+                "a execução terminou com 1 erro, listado abaixo; o que foi medido fica guardado".to_string()
+            } else {
+                format!("a execução terminou com {n} erros, listados abaixo; o que foi medido fica guardado")
+            }
+        },
+        loss_diverged: |value, epoch, step| {
+            format!("o treinamento parou: a perda chegou a {value} na época {epoch}, passo {step}; tente uma taxa de aprendizado menor")
+        },
+        backend_failed: |e| format!("o treinamento parou: o backend falhou: {e}"),
+        job_before_data: "uma tarefa antes dos dados",
+        attack_before_data: "um ataque antes dos dados",
+        nothing_to_attack: "nada a atacar",
+        worker_failed: |e| format!("um worker de treinamento falhou: {e}"),
+        worker_script: "o script do worker não pôde ser carregado ou executado",
+        worker_panicked: |e| format!("um worker de treinamento entrou em pânico: {e}"),
+        worker_start: |e| format!("não foi possível criar um Web Worker: {e}"),
+        worker_started: |e| format!("não foi possível pôr um Web Worker em marcha: {e}"),
+        no_document: "sem documento",
+        no_module: "a página não indica seu módulo (falta o link modulepreload)",
+        unreadable: |m| format!("um worker enviou uma mensagem que a página não consegue ler: {m}"),
+        data_not_sent: |e| format!("não foi possível enviar os dados a um worker: {e}"),
+        task_not_sent: |e| format!("não foi possível enviar uma tarefa a um worker: {e}"),
+        stuck: "a execução ainda tem tarefas, mas nenhuma pode começar (um bug)",
+        not_serialized: |e| format!("uma mensagem não pôde ser serializada: {e}"),
+        not_text: "uma mensagem que não é texto",
+        worker_unreadable: |e| format!("uma mensagem que o worker não consegue ler: {e}"),
+        no_images: "os dados vieram sem as imagens",
+        images_mismatch: "as imagens dos dados não batem com os rótulos",
+    },
+    load: Load {
+        not_a_response: "não é uma resposta",
+        broke_off: |e| format!("o download foi interrompido ({e})"),
+        too_big: |mb| format!("mais de {mb} MB, grande demais para um conjunto de dados"),
+        not_bytes: "um pedaço que não é de bytes",
+        not_gzip: |e| format!("não é um gzip válido ({e})"),
+        inflates_too_big: |mb| format!("descompactado passa de {mb} MB, grande demais para um conjunto de dados"),
+    },
+    bench: Bench {
+        title: "Teste de desempenho",
+        teach_before: "Quão rápido este navegador treina: amostras por segundo em passos de treinamento (propagação para frente, \
+                       para trás e um passo do otimizador, com o tamanho de lote dos controles) para cada modelo em cada backend \
+                       que a página tem — WebGPU quando funciona, e o backend de CPU (burn-flex) em WebAssembly — e, a partir \
+                       disso, quanto levaria uma época completa do MNIST (60.000 imagens). Depois mede a comparação dos \
+                       controles, ataque incluído, no backend da página. Abra um link com ",
+        teach_after: " para executá-lo na hora.",
+        run: "Executar o teste de desempenho",
+        export: "Exportar o teste de desempenho (JSON)",
+        headers: ["backend de cálculo", "modelo", "lote", "amostras de treinamento/s", "uma época do MNIST"],
+        needs_mnist: "O teste de desempenho precisa do MNIST, que não pôde ser carregado; execute-o de novo para tentar outra vez.",
+        timing: |model, backend| format!("Medindo {model} em {backend}…"),
+        timing_comparison: |backend| format!("Medindo a comparação dos controles em {backend}…"),
+        done: "Concluído.",
+        unfinished: |how| format!("A comparação não terminou ({how}); seu tempo vai até onde ela parou."),
+        cancelled: "cancelada",
+        failed: |e| format!("erro: {e}"),
+        load_failed: |e| format!("erro ao carregar: {e}"),
+        comparison: |samples, epochs, shadows, backend| {
+            format!("A comparação ({samples} amostras de treinamento, {epochs} épocas, {shadows} modelos-sombra) em {backend}")
+        },
+        in_workers: |n| format!(" em {n} Web Workers"),
+        on_page: " na thread da página",
+        in_all: |s| format!(": {s} s no total"),
+        stopped_early: " (parou antes do fim)",
+    },
+    crash: Crash {
+        heading: "O Spotlight travou — recarregue a página.",
+        explain: "Algo dentro do app falhou e ele não pode continuar. Suas configurações estão no endereço; o que esta execução \
+                  mediu se perdeu.",
+        reload: "Recarregar a página",
+        uncaught: "um erro não capturado",
+        leave: "Há uma execução em andamento; sair da página a perde.",
+    },
+    models: Models { bn: "BN", bn_reg: "BN + reg. γ/σ", plain: "sem BN" },
+};
+
+#[cfg(test)]
+mod tests {
+    use spotlight_core::Variant;
+    use spotlight_core::bench::PhaseTimes;
+    use spotlight_core::experiment::{Phase, Progress};
+    use spotlight_core::train::TrainError;
+
+    use super::*;
+    use crate::Lang;
+
+    /// The page's English is the core's (the CLI's and the browser tests'), word for word.
+    #[test]
+    fn english_is_the_cores() {
+        let (d, f) = (&EN.doing, &EN.failure);
+        let n = |x: f64| Lang::En.num(x, 1);
+        let t = PhaseTimes { targets_s: 7.62, shadows_s: 3.05, attack_s: 0.1, total_s: 10.77 };
+        assert_eq!((d.phases)(&n(t.targets_s), &(d.shadows_s)(&n(t.shadows_s)), &n(t.attack_s)), t.describe());
+        let t = PhaseTimes { shadows_s: 0.0, ..t };
+        assert_eq!((d.phases)(&n(t.targets_s), d.shadows_alongside, &n(t.attack_s)), t.describe());
+        let p = Progress {
+            phase: Phase::Targets,
+            steps_done: 3,
+            steps_total: 9,
+            variant: Some(Variant::Plain),
+            epoch: 2,
+            step: 14,
+            epoch_finished: false,
+            measured: false,
+            shadow: 0,
+        };
+        assert_eq!((d.target)(EN.models.plain, "2", "14"), p.describe());
+        let p = Progress { phase: Phase::Shadows, variant: Some(Variant::Bn), shadow: 3, ..p };
+        assert_eq!((d.shadow)("3", EN.models.bn), p.describe());
+        assert_eq!(d.attacking, Progress { phase: Phase::Attack, ..p.clone() }.describe());
+        assert_eq!(d.done, Progress { phase: Phase::Done, ..p }.describe());
+        for v in [Variant::Bn, Variant::BnReg, Variant::Plain] {
+            let name = match v {
+                Variant::Bn => EN.models.bn,
+                Variant::BnReg => EN.models.bn_reg,
+                Variant::Plain => EN.models.plain,
+            };
+            assert_eq!(name, v.label());
+        }
+        let e = TrainError::NonFinite { epoch: 2, step: 14, value: f64::NAN };
+        assert_eq!((f.loss_diverged)("NaN", "2", "14"), e.to_string());
+        assert_eq!((f.backend_failed)("lost"), TrainError::Backend("lost".into()).to_string());
+    }
+}

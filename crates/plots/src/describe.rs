@@ -1,38 +1,72 @@
 //! Each chart's text alternative: the numbers behind its lines, written into the SVG as `<title>`
 //! and `<desc>` (with `role="img"`), which screen readers read and the CLI's files keep.
 
-/// A number as a chart reader would say it: three significant digits, no trailing noise.
-pub fn num(y: f64) -> String {
+use spotlight_i18n::Lang;
+
+/// A number as a chart reader would say it: three significant digits, no trailing noise. English
+/// as it always was (ungrouped: the CLI's files), other languages their own way.
+pub fn num(y: f64, lang: Lang) -> String {
     if !y.is_finite() {
-        return "n/a".into();
+        return lang.texts().charts.not_available.into();
     }
     let a = y.abs();
-    if a >= 100.0 || a == 0.0 {
-        format!("{y:.0}")
+    let decimals = if a >= 100.0 || a == 0.0 {
+        0
     } else if a >= 10.0 {
-        format!("{y:.1}")
+        1
     } else if a >= 1.0 {
-        format!("{y:.2}")
+        2
     } else {
-        format!("{y:.3}")
+        3
+    };
+    match lang {
+        Lang::En => format!("{y:.decimals$}"),
+        _ => lang.num(y, decimals),
+    }
+}
+
+/// A whole number (a count): English ungrouped, as it always was.
+pub fn int(n: usize, lang: Lang) -> String {
+    match lang {
+        Lang::En => n.to_string(),
+        _ => lang.int(n as u64),
     }
 }
 
 /// A share as a percentage.
-pub fn pct(y: f64) -> String {
-    if y.is_finite() { format!("{:.0}%", 100.0 * y) } else { "n/a".into() }
+pub fn pct(y: f64, lang: Lang) -> String {
+    if y.is_finite() { lang.pct(y, 0) } else { lang.texts().charts.not_available.into() }
+}
+
+/// A number already in percent (`12.5` for 12.5 %), with its sign written the language's way.
+pub fn percent(y: f64, lang: Lang) -> String {
+    let sign = lang.pct(0.0, 0);
+    format!("{}{}", num(y, lang), sign.trim_start_matches('0'))
+}
+
+/// A number as Rust writes it (shortest exact form: a λ), with the language's decimal sign.
+pub fn plain(x: f64, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("{x}"),
+        _ => format!("{x}").replace('.', ","),
+    }
 }
 
 /// One line of a chart in words: each point when there are few, else where it starts, peaks and
 /// ends. `x_name` names the x axis ("epoch"); `y` formats a value.
-pub fn series(label: &str, x_name: &str, points: &[(f64, f64)], y: fn(f64) -> String) -> String {
-    let at = |&(px, py): &(f64, f64)| format!("{} at {x_name} {}", y(py), if px.fract() == 0.0 { format!("{px:.0}") } else { num(px) });
+pub fn series(label: &str, x_name: &str, points: &[(f64, f64)], y: fn(f64, Lang) -> String, lang: Lang) -> String {
+    let t = &lang.texts().charts;
+    let at = |&(px, py): &(f64, f64)| {
+        let x = if px.fract() == 0.0 { format!("{px:.0}") } else { num(px, lang) };
+        (t.at)(&y(py, lang), x_name, &x)
+    };
     match points {
-        [] => format!("{label}: no data"),
+        [] => format!("{label}: {}", t.no_data),
         few if few.len() <= 6 => format!("{label}: {}", few.iter().map(at).collect::<Vec<_>>().join(", ")),
         many => {
             let top = many.iter().copied().fold((f64::NAN, f64::MIN), |t, p| if p.1 > t.1 { p } else { t });
-            format!("{label}: {} points, from {} to {}, highest {}", many.len(), at(&many[0]), at(&many[many.len() - 1]), at(&top))
+            let n = int(many.len(), lang);
+            format!("{label}: {}", (t.summary)(&n, &at(&many[0]), &at(&many[many.len() - 1]), &at(&top)))
         }
     }
 }
@@ -58,13 +92,32 @@ mod tests {
 
     #[test]
     fn numbers_and_series_read_as_words() {
-        assert_eq!(num(0.12345), "0.123");
-        assert_eq!(num(12.345), "12.3");
-        assert_eq!(num(1234.5), "1234");
-        assert_eq!(pct(0.875), "88%");
-        assert_eq!(series("BN", "epoch", &[(0.0, 0.1), (1.0, 0.5)], pct), "BN: 10% at epoch 0, 50% at epoch 1");
+        let en = Lang::En;
+        assert_eq!(num(0.12345, en), "0.123");
+        assert_eq!(num(12.345, en), "12.3");
+        assert_eq!(num(1234.5, en), "1234");
+        assert_eq!(pct(0.875, en), "88%");
+        assert_eq!(percent(12.25, en), "12.2%");
+        assert_eq!(plain(0.001, en), "0.001");
+        assert_eq!(series("BN", "epoch", &[(0.0, 0.1), (1.0, 0.5)], pct, en), "BN: 10% at epoch 0, 50% at epoch 1");
         let many: Vec<(f64, f64)> = (0..10).map(|i| (f64::from(i), if i == 4 { 0.9 } else { 0.2 })).collect();
-        assert_eq!(series("x", "epoch", &many, pct), "x: 10 points, from 20% at epoch 0 to 20% at epoch 9, highest 90% at epoch 4");
+        assert_eq!(series("x", "epoch", &many, pct, en), "x: 10 points, from 20% at epoch 0 to 20% at epoch 9, highest 90% at epoch 4");
+    }
+
+    #[test]
+    fn numbers_and_series_read_in_spanish_and_portuguese() {
+        assert_eq!(num(0.12345, Lang::Es), "0,123");
+        assert_eq!(num(12345.0, Lang::Es), "12.345");
+        assert_eq!(num(f64::NAN, Lang::Pt), "n/d");
+        assert_eq!(pct(0.875, Lang::Es), "88\u{a0}%");
+        assert_eq!(percent(12.25, Lang::Es), "12,2\u{a0}%");
+        assert_eq!(percent(12.25, Lang::Pt), "12,2%");
+        assert_eq!(plain(0.001, Lang::Pt), "0,001");
+        assert_eq!(
+            series("BN", "época", &[(0.0, 0.1), (1.5, 0.5)], pct, Lang::Es),
+            "BN: 10\u{a0}% en la época 0, 50\u{a0}% en la época 1,50"
+        );
+        assert_eq!(series("BN", "época", &[], pct, Lang::Pt), "BN: sem dados");
     }
 
     #[test]

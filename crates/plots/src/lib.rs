@@ -5,14 +5,19 @@ mod describe;
 mod legend;
 mod svg;
 
+/// The charts' language (every public chart function takes one, last).
+pub use spotlight_i18n::Lang;
 pub use svg::text_size;
 
 use legend::{Corner, Legend, Mark};
 use plotters::coord::Shift;
+use plotters::coord::ranged1d::ValueFormatter;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use spotlight_core::Variant;
 use spotlight_core::paper::PaperTable;
 use spotlight_core::report::{AttackReport, EpochRecord, LivePoint, ModelRun, Report, median};
+use spotlight_i18n::charts::Charts;
 
 /// The models' colours, everywhere: from Okabe and Ito's palette, which stays distinguishable with
 /// each common colour-vision deficiency — BN vermillion, no-BN blue, BN with the regularizer
@@ -63,7 +68,7 @@ type LiveField = fn(&LivePoint) -> Option<f64>;
 
 /// A chart drawn by `draw`, with `title` and `desc` (the numbers behind it, in words) as its text
 /// alternative.
-fn svg(w: u32, h: u32, title: &str, desc: &str, draw: impl FnOnce(&Area) -> Result<(), String>) -> String {
+fn svg(w: u32, h: u32, title: &str, desc: &str, lang: Lang, draw: impl FnOnce(&Area) -> Result<(), String>) -> String {
     let mut s = String::new();
     {
         let root = svg::Svg(SVGBackend::with_string(&mut s, (w, h))).into_drawing_area();
@@ -71,7 +76,8 @@ fn svg(w: u32, h: u32, title: &str, desc: &str, draw: impl FnOnce(&Area) -> Resu
         if let Err(e) = result {
             drop(root);
             return format!(
-                "<svg xmlns='http://www.w3.org/2000/svg' width='{w}' height='40'><text x='4' y='20'>chart error: {}</text></svg>",
+                "<svg xmlns='http://www.w3.org/2000/svg' width='{w}' height='40'><text x='4' y='20'>{}: {}</text></svg>",
+                lang.texts().charts.chart_error,
                 e.replace('<', "&lt;")
             );
         }
@@ -80,8 +86,27 @@ fn svg(w: u32, h: u32, title: &str, desc: &str, draw: impl FnOnce(&Area) -> Resu
     describe::annotate(&s, title, desc)
 }
 
-fn run_name(report: &Report, run: &ModelRun) -> &'static str {
-    report.variant(run).label()
+/// A model's name in `lang`: "BN", "no-BN", "BN + γ/σ reg" in English.
+pub fn model_name(variant: Variant, lang: Lang) -> &'static str {
+    let m = &lang.texts().charts.models;
+    match variant {
+        Variant::BnReg => m.bn_reg,
+        Variant::Bn => m.bn,
+        Variant::Plain => m.no_bn,
+    }
+}
+
+fn run_name(report: &Report, run: &ModelRun, lang: Lang) -> &'static str {
+    model_name(report.variant(run), lang)
+}
+
+/// An axis's tick label: plotters' own (English), with the language's decimal sign.
+fn tick(v: &f64, lang: Lang) -> String {
+    let s = RangedCoordf64::format(v);
+    match lang {
+        Lang::En => s,
+        _ => s.replace('.', ","),
+    }
 }
 
 fn dash_of(report: &Report, run: &ModelRun) -> Dash {
@@ -96,41 +121,66 @@ fn color_of(report: &Report, run: &ModelRun) -> RGBColor {
     }
 }
 
+/// A group of samples in [`accuracy_curves`], named in the chart's language.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Group {
+    NoisyLive,
+    CleanLive,
+    Flipped,
+    Ood,
+    CleanTrain,
+    Test,
+}
+
+impl Group {
+    fn label(self, t: &Charts) -> &'static str {
+        match self {
+            Self::NoisyLive => t.noisy_live,
+            Self::CleanLive => t.clean_live,
+            Self::Flipped => t.flipped,
+            Self::Ood => t.ood,
+            Self::CleanTrain => t.clean_train,
+            Self::Test => t.test,
+        }
+    }
+}
+
 /// Accuracy over training, of every model on one axis. With live read-outs, lines follow them
 /// within each epoch — noisy members (thick) and clean members (thin) of the live sample — and each
 /// epoch's measurement of *all* flipped, OOD and clean members is a marker; without, lines join
 /// the epoch measurements. Test accuracy (faint) is measured per epoch.
-pub fn accuracy_curves(reports: &[&Report], title: &str) -> String {
-    const LIVE: [(&str, LiveField, u32); 2] = [("noisy, live sample", |p| p.acc_noisy, 3), ("clean, live sample", |p| p.acc_clean, 1)];
-    const EPOCHS: [(&str, Field, u32); 4] = [
-        ("flipped", |e| e.acc_flipped, 3),
-        ("OOD", |e| e.acc_ood, 2),
-        ("clean train", |e| e.acc_clean, 1),
-        ("test", |e| Some(e.acc_test), 1),
+pub fn accuracy_curves(reports: &[&Report], title: &str, lang: Lang) -> String {
+    const LIVE: [(Group, LiveField, u32); 2] = [(Group::NoisyLive, |p| p.acc_noisy, 3), (Group::CleanLive, |p| p.acc_clean, 1)];
+    const EPOCHS: [(Group, Field, u32); 4] = [
+        (Group::Flipped, |e| e.acc_flipped, 3),
+        (Group::Ood, |e| e.acc_ood, 2),
+        (Group::CleanTrain, |e| e.acc_clean, 1),
+        (Group::Test, |e| Some(e.acc_test), 1),
     ];
+    let t = &lang.texts().charts;
     let live_points =
         |run: &ModelRun, get: LiveField| -> Vec<(f64, f64)> { run.live.iter().filter_map(|p| get(p).map(|a| (p.at, a))).collect() };
     let epoch_points =
         |run: &ModelRun, get: Field| -> Vec<(f64, f64)> { run.epochs.iter().filter_map(|e| get(e).map(|a| (e.epoch as f64, a))).collect() };
-    let mut desc = vec!["Accuracy of each model by epoch (epoch 0: untrained)".to_string()];
+    let mut desc = vec![t.accuracy_desc.to_string()];
     for r in reports {
         for run in &r.runs {
-            let name = run_name(r, run);
-            for (label, get, _) in EPOCHS {
+            let name = run_name(r, run, lang);
+            for (group, get, _) in EPOCHS {
                 let pts = epoch_points(run, get);
                 if !pts.is_empty() {
-                    desc.push(describe::series(&format!("{name}, {label}"), "epoch", &pts, describe::pct));
+                    desc.push(describe::series(&format!("{name}, {}", group.label(t)), t.epoch, &pts, describe::pct, lang));
                 }
             }
-            for (label, get, _) in LIVE {
+            for (group, get, _) in LIVE {
                 let pts = live_points(run, get);
                 if !pts.is_empty() {
-                    desc.push(describe::series(&format!("{name}, {label}"), "epoch", &pts, describe::pct));
+                    desc.push(describe::series(&format!("{name}, {}", group.label(t)), t.epoch, &pts, describe::pct, lang));
                 }
             }
         }
     }
-    svg(640, 380, title, &desc.join(". "), |root| {
+    svg(640, 380, title, &desc.join(". "), lang, |root| {
         let epochs = reports.iter().map(|r| r.config.epochs).max().unwrap_or(1).max(2);
         let mut chart = ChartBuilder::on(root)
             .caption(title, ("sans-serif", 18))
@@ -139,36 +189,44 @@ pub fn accuracy_curves(reports: &[&Report], title: &str) -> String {
             .y_label_area_size(44)
             .build_cartesian_2d(0f64..epochs as f64, 0f64..1f64)
             .map_err(|e| e.to_string())?;
-        chart.configure_mesh().x_desc("epoch (0: untrained)").y_desc("accuracy").draw().map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc(t.epoch_axis)
+            .y_desc(t.accuracy)
+            .x_label_formatter(&|v| tick(v, lang))
+            .y_label_formatter(&|v| tick(v, lang))
+            .draw()
+            .map_err(|e| e.to_string())?;
         let mut keys = Legend::default();
         for r in reports {
             for run in &r.runs {
                 let (c, dash) = (color_of(r, run), dash_of(r, run));
-                let name = run_name(r, run);
+                let name = run_name(r, run, lang);
                 let live = !run.live.is_empty();
                 if live {
-                    for (label, get, width) in LIVE {
+                    for (group, get, width) in LIVE {
                         let pts = live_points(run, get);
                         if pts.is_empty() {
                             continue;
                         }
                         stroke(&mut chart, pts, c.stroke_width(width), dash)?;
-                        keys.add(format!("{name}: {label}"), Mark::Line(c.stroke_width(width), dash));
+                        keys.add(format!("{name}: {}", group.label(t)), Mark::Line(c.stroke_width(width), dash));
                     }
                 }
-                for (label, get, width) in EPOCHS {
+                for (group, get, width) in EPOCHS {
                     let pts = epoch_points(run, get);
                     if pts.is_empty() {
                         continue;
                     }
-                    if label == "test" || !live {
-                        let style = if label == "test" { c.mix(0.45).stroke_width(width) } else { c.stroke_width(width) };
+                    let label = group.label(t);
+                    if group == Group::Test || !live {
+                        let style = if group == Group::Test { c.mix(0.45).stroke_width(width) } else { c.stroke_width(width) };
                         stroke(&mut chart, pts, style, dash)?;
                         keys.add(format!("{name}: {label}"), Mark::Line(c.stroke_width(width), dash));
                     } else {
                         // The whole group's accuracy at each epoch's end: filled for flipped, open
                         // for OOD and clean (smaller); a triangle for no-BN, a circle for BN.
-                        let (size, filled) = (width + 1, label == "flipped");
+                        let (size, filled) = (width + 1, group == Group::Flipped);
                         let style = if filled { c.filled() } else { c.stroke_width(1) };
                         let mark = if dash == Dash::Long {
                             chart
@@ -179,7 +237,7 @@ pub fn accuracy_curves(reports: &[&Report], title: &str) -> String {
                             chart.draw_series(pts.into_iter().map(|p| Circle::new(p, size, style))).map_err(|e| e.to_string())?;
                             Mark::Dot(size, style)
                         };
-                        keys.add(format!("{name}: {label}, all (per epoch)"), mark);
+                        keys.add(format!("{name}: {label}, {}", t.all_per_epoch), mark);
                     }
                 }
             }
@@ -190,12 +248,13 @@ pub fn accuracy_curves(reports: &[&Report], title: &str) -> String {
 
 /// The loss-threshold attack's AUC over training, from the live read-outs (members of the live
 /// sample against its non-members), with chance (0.5) marked. Empty without live read-outs.
-pub fn live_attack_curves(report: &Report) -> String {
+pub fn live_attack_curves(report: &Report, lang: Lang) -> String {
+    let t = &lang.texts().charts;
     let series: Vec<Line> = report
         .runs
         .iter()
         .map(|run| Line {
-            label: format!("{}: loss attack", run_name(report, run)),
+            label: format!("{}: {}", run_name(report, run, lang), t.loss_attack),
             color: color_of(report, run),
             dash: dash_of(report, run),
             width: 2,
@@ -206,22 +265,24 @@ pub fn live_attack_curves(report: &Report) -> String {
     if series.is_empty() {
         return String::new();
     }
-    lines("The loss attack while training (AUC on the live sample)", "epoch", "AUC", &series, Some((0.5, "chance")))
+    lines(t.live_attack_title, t.epoch, "AUC", &series, Some((0.5, t.chance)), lang)
 }
 
 /// Histograms of per-sample gradient norms (last epoch): clean vs noisy, per model.
-pub fn grad_norm_histograms(report: &Report) -> String {
+pub fn grad_norm_histograms(report: &Report, lang: Lang) -> String {
+    let t = &lang.texts().charts;
     let runs: Vec<&ModelRun> = report.runs.iter().filter(|r| r.last().is_some()).collect();
-    let mut desc = vec!["Per-sample gradient norms at the last epoch".to_string()];
+    let mut desc = vec![t.grad_hist_desc.to_string()];
     for run in &runs {
         let g = &run.last().unwrap().grad_norms;
-        for (group, v) in [("clean", &g.clean), ("noisy", &g.noisy)] {
+        for (group, v) in [(t.clean, &g.clean), (t.noisy, &g.noisy)] {
             if let Some(m) = median(v) {
-                desc.push(format!("{}, {group}: median {} over {} samples", run_name(report, run), describe::num(m), v.len()));
+                let said = (t.median_over)(&describe::num(m, lang), &describe::int(v.len(), lang));
+                desc.push(format!("{}, {group}: {said}", run_name(report, run, lang)));
             }
         }
     }
-    svg(640, 300, "Per-sample gradient norms, clean and noisy, per model", &desc.join(". "), |root| {
+    svg(640, 300, t.grad_hist_title, &desc.join(". "), lang, |root| {
         let all: Vec<f64> = runs
             .iter()
             .flat_map(|r| {
@@ -230,7 +291,7 @@ pub fn grad_norm_histograms(report: &Report) -> String {
             })
             .collect();
         if all.is_empty() {
-            return root.draw(&Text::new("no gradient norms yet", (10, 20), ("sans-serif", 14))).map_err(|e| e.to_string());
+            return root.draw(&Text::new(t.no_grad_norms, (10, 20), ("sans-serif", 14))).map_err(|e| e.to_string());
         }
         let (lo, hi) = all.iter().fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
         let (lo, hi) = (lo.floor(), (hi + 1e-9).ceil().max(lo.floor() + 1.0));
@@ -251,15 +312,23 @@ pub fn grad_norm_histograms(report: &Report) -> String {
             let (hc, hn) = (hist(&g.clean), hist(&g.noisy));
             let ymax = hc.iter().chain(&hn).cloned().fold(0.05, f64::max) * 1.1;
             let mut chart = ChartBuilder::on(panel)
-                .caption(format!("{}: ‖∇ℓ‖ per sample", run_name(report, run)), ("sans-serif", 15))
+                .caption(format!("{}: {}", run_name(report, run, lang), t.per_sample), ("sans-serif", 15))
                 .margin(8)
                 .x_label_area_size(30)
                 .y_label_area_size(40)
                 .build_cartesian_2d(lo..hi, 0f64..ymax)
                 .map_err(|e| e.to_string())?;
-            chart.configure_mesh().x_desc("log10 gradient norm").y_desc("fraction").x_labels(5).draw().map_err(|e| e.to_string())?;
+            chart
+                .configure_mesh()
+                .x_desc(t.log_grad_norm)
+                .y_desc(t.fraction)
+                .x_labels(5)
+                .x_label_formatter(&|v| tick(v, lang))
+                .y_label_formatter(&|v| tick(v, lang))
+                .draw()
+                .map_err(|e| e.to_string())?;
             let mut keys = Legend::default();
-            for (h, c, label) in [(&hc, GREY, "clean"), (&hn, color_of(report, run), "noisy")] {
+            for (h, c, label) in [(&hc, GREY, t.clean), (&hn, color_of(report, run), t.noisy)] {
                 chart
                     .draw_series(h.iter().enumerate().map(|(i, &v)| {
                         let x0 = lo + i as f64 * width;
@@ -285,15 +354,16 @@ pub struct Line {
 
 /// A chart of lines on linear axes (the range fitted to the data, from 0), with an optional
 /// horizontal reference line.
-pub fn lines(title: &str, x_desc: &str, y_desc: &str, series: &[Line], reference: Option<(f64, &str)>) -> String {
+pub fn lines(title: &str, x_desc: &str, y_desc: &str, series: &[Line], reference: Option<(f64, &str)>, lang: Lang) -> String {
+    let t = &lang.texts().charts;
     // The x axis named by its first word ("epoch"), for the text alternative.
     let x_name = x_desc.split_whitespace().next().unwrap_or("x");
-    let mut desc = vec![format!("{y_desc} by {x_name}")];
-    desc.extend(series.iter().map(|l| describe::series(&l.label, x_name, &l.points, describe::num)));
+    let mut desc = vec![format!("{y_desc} {} {x_name}", t.by)];
+    desc.extend(series.iter().map(|l| describe::series(&l.label, x_name, &l.points, describe::num, lang)));
     if let Some((y, label)) = reference {
-        desc.push(format!("reference line at {}: {label}", describe::num(y)));
+        desc.push(format!("{} {}: {label}", t.reference_at, describe::num(y, lang)));
     }
-    svg(640, 320, title, &desc.join(". "), |root| {
+    svg(640, 320, title, &desc.join(". "), lang, |root| {
         let pts = series.iter().flat_map(|l| l.points.iter());
         let (xmax, ymax) = pts.fold((1.0f64, reference.map_or(0.0, |r| r.0)), |(a, b), &(x, y)| (a.max(x), b.max(y)));
         let ymax = if ymax > 0.0 { ymax * 1.1 } else { 1.0 };
@@ -304,7 +374,14 @@ pub fn lines(title: &str, x_desc: &str, y_desc: &str, series: &[Line], reference
             .y_label_area_size(48)
             .build_cartesian_2d(0f64..xmax, 0f64..ymax)
             .map_err(|e| e.to_string())?;
-        chart.configure_mesh().x_desc(x_desc).y_desc(y_desc).draw().map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc(x_desc)
+            .y_desc(y_desc)
+            .x_label_formatter(&|v| tick(v, lang))
+            .y_label_formatter(&|v| tick(v, lang))
+            .draw()
+            .map_err(|e| e.to_string())?;
         let mut keys = Legend::default();
         if let Some((y, label)) = reference {
             let style = BLACK.mix(0.6).stroke_width(1);
@@ -331,7 +408,8 @@ const LAYER_LOOKS: [(RGBColor, Dash); 4] = [
 
 /// γ/σ per BN layer over the epochs — the median over channels with the batch σ (the paper's σ),
 /// epoch 0 the untrained model — with the line γ/σ = 1.
-pub fn gamma_sigma_curves(reports: &[&Report]) -> String {
+pub fn gamma_sigma_curves(reports: &[&Report], lang: Lang) -> String {
+    let t = &lang.texts().charts;
     let mut series = Vec::new();
     for r in reports {
         for run in r.runs.iter().filter(|run| run.batch_norm) {
@@ -340,7 +418,7 @@ pub fn gamma_sigma_curves(reports: &[&Report]) -> String {
                 let (layer_color, dash) = LAYER_LOOKS[l % LAYER_LOOKS.len()];
                 let color = if r.config.regularizer { REG_COLOR } else { layer_color };
                 series.push(Line {
-                    label: format!("{} {}", run_name(r, run), run.epochs[0].gamma_sigma[l].layer),
+                    label: format!("{} {}", run_name(r, run, lang), run.epochs[0].gamma_sigma[l].layer),
                     color,
                     dash,
                     width: 2,
@@ -349,24 +427,23 @@ pub fn gamma_sigma_curves(reports: &[&Report]) -> String {
             }
         }
     }
-    lines("γ/σ per BN layer (median over channels, batch σ)", "epoch (0: untrained)", "median |γ|/σ", &series, Some((1.0, "γ/σ = 1")))
+    lines(t.gamma_title, t.epoch_axis, t.median_gamma_sigma, &series, Some((1.0, "γ/σ = 1")), lang)
 }
 
 /// Median per-sample gradient norm (in a training batch) of the noisy (thick) and clean probes
 /// over the epochs, per model.
-pub fn grad_norm_curves(report: &Report) -> String {
+pub fn grad_norm_curves(report: &Report, lang: Lang) -> String {
+    let t = &lang.texts().charts;
     let mut series = Vec::new();
     for run in &report.runs {
-        for (group, width) in [("noisy", 3u32), ("clean", 1)] {
+        for (noisy, group, width) in [(true, t.noisy, 3u32), (false, t.clean, 1)] {
             let points = run
                 .epochs
                 .iter()
-                .filter_map(|e| {
-                    median(if group == "noisy" { &e.grad_norms.noisy } else { &e.grad_norms.clean }).map(|m| (e.epoch as f64, m))
-                })
+                .filter_map(|e| median(if noisy { &e.grad_norms.noisy } else { &e.grad_norms.clean }).map(|m| (e.epoch as f64, m)))
                 .collect();
             series.push(Line {
-                label: format!("{}: {group}", run_name(report, run)),
+                label: format!("{}: {group}", run_name(report, run, lang)),
                 color: color_of(report, run),
                 dash: dash_of(report, run),
                 width,
@@ -374,7 +451,7 @@ pub fn grad_norm_curves(report: &Report) -> String {
             });
         }
     }
-    lines("Median per-sample ‖∇ℓ‖ (in a training batch)", "epoch (0: untrained)", "gradient norm", &series, None)
+    lines(t.grad_curves_title, t.epoch_axis, t.gradient_norm, &series, None, lang)
 }
 
 /// A noise level's look in the paper's γ charts: none grey and solid, low sky blue in long
@@ -399,28 +476,35 @@ fn epoch_points(v: &[f64]) -> Vec<(f64, f64)> {
 
 /// The paper panel's charts from a merged [`PaperTable`] (means over seeds): (title, SVG) for
 /// memorization, gradient norms, γ/σ and γ (the feedback loop), and the λ trade-off.
-pub fn paper_charts(table: &PaperTable) -> Vec<(&'static str, String)> {
-    let name = |bn: bool| Variant::unregularized(bn).label();
+pub fn paper_charts(table: &PaperTable, lang: Lang) -> Vec<(&'static str, String)> {
+    let t = &lang.texts().charts;
+    let name = |bn: bool| model_name(Variant::unregularized(bn), lang);
     let mut memo = Vec::new();
     let mut grads = Vec::new();
     let mut gs = Vec::new();
     let mut gamma = Vec::new();
     for c in &table.curves {
-        let tag = format!("{} {:.0}%", name(c.batch_norm), 100.0 * c.noise);
+        let tag = format!("{} {}", name(c.batch_norm), lang.pct(c.noise, 0));
         let color = if c.batch_norm { BN_COLOR } else { PLAIN_COLOR };
         let dash = Dash::of(Variant::unregularized(c.batch_norm));
         if c.noise > 0.0 {
             let width = if c.noise > 0.03 { 3 } else { 1 };
             memo.push(Line { label: tag.clone(), color, dash, width, points: epoch_points(&c.flipped_acc) });
-            grads.push(Line { label: format!("{tag} noisy"), color, dash, width, points: epoch_points(&c.grad_noisy) });
-            grads.push(Line { label: format!("{tag} clean"), color: lighter(color), dash, width: 1, points: epoch_points(&c.grad_clean) });
+            grads.push(Line { label: format!("{tag} {}", t.noisy), color, dash, width, points: epoch_points(&c.grad_noisy) });
+            grads.push(Line {
+                label: format!("{tag} {}", t.clean),
+                color: lighter(color),
+                dash,
+                width: 1,
+                points: epoch_points(&c.grad_clean),
+            });
         }
         if c.batch_norm && !c.gamma_sigma.is_empty() {
             let layers = c.gamma_sigma.len() as f64;
             let mean = |m: &Vec<Vec<f64>>| -> Vec<f64> { (0..m[0].len()).map(|e| m.iter().map(|l| l[e]).sum::<f64>() / layers).collect() };
             let (color, dash) = noise_look(c.noise);
             let line = |per_layer| Line {
-                label: format!("{:.0}% noise", 100.0 * c.noise),
+                label: format!("{} {}", lang.pct(c.noise, 0), t.noise),
                 color,
                 dash,
                 width: 2,
@@ -431,32 +515,35 @@ pub fn paper_charts(table: &PaperTable) -> Vec<(&'static str, String)> {
         }
     }
     vec![
-        ("memorization", lines("Accuracy on flipped members (%), mean over seeds", "epoch", "flipped acc (%)", &memo, None)),
-        ("gradients", lines("Median per-sample ‖∇ℓ‖ in a batch (noisy thick)", "epoch", "gradient norm", &grads, None)),
-        ("gamma-sigma", lines("BN: median γ/σ, mean over layers, by noise", "epoch (0: untrained)", "γ/σ", &gs, Some((1.0, "γ/σ = 1")))),
-        ("gamma", lines("BN: mean |γ|, mean over layers, by noise (the feedback loop)", "epoch (0: untrained)", "mean |γ|", &gamma, None)),
-        ("tradeoff", tradeoff_chart(table)),
+        ("memorization", lines(t.paper_memo_title, t.epoch, t.flipped_acc_pct, &memo, None, lang)),
+        ("gradients", lines(t.paper_grads_title, t.epoch, t.gradient_norm, &grads, None, lang)),
+        ("gamma-sigma", lines(t.paper_gs_title, t.epoch_axis, "γ/σ", &gs, Some((1.0, "γ/σ = 1")), lang)),
+        ("gamma", lines(t.paper_gamma_title, t.epoch_axis, t.mean_gamma, &gamma, None, lang)),
+        ("tradeoff", tradeoff_chart(table, lang)),
     ]
 }
 
 /// The regularizer's privacy–utility trade-off: flipped-label accuracy (%) and LiRA AUC (×100)
 /// against test accuracy, one point per λ (λ = 0 without the regularizer), mean over seeds.
-pub fn tradeoff_chart(table: &PaperTable) -> String {
-    const TITLE: &str = "The regularizer: memorization and leakage vs test accuracy";
-    let mut desc = vec!["One point per regularizer strength λ (mean over seeds)".to_string()];
+pub fn tradeoff_chart(table: &PaperTable, lang: Lang) -> String {
+    let t = &lang.texts().charts;
+    let title = t.tradeoff_title;
+    let mut desc = vec![t.tradeoff_desc.to_string()];
     for p in &table.tradeoff {
-        let auc = p.lira_auc.as_ref().map(|a| format!(", LiRA AUC {}", describe::num(a.mean))).unwrap_or_default();
+        let auc = p.lira_auc.as_ref().map(|a| format!(", LiRA AUC {}", describe::num(a.mean, lang))).unwrap_or_default();
         desc.push(format!(
-            "λ = {}: test accuracy {}%, flipped-label accuracy {}%{auc}",
-            p.lambda,
-            describe::num(p.test_acc.mean),
-            describe::num(p.flipped_acc.mean)
+            "λ = {}: {} {}, {} {}{auc}",
+            describe::plain(p.lambda, lang),
+            t.test_accuracy,
+            describe::percent(p.test_acc.mean, lang),
+            t.flipped_label_accuracy,
+            describe::percent(p.flipped_acc.mean, lang)
         ));
     }
-    svg(640, 320, TITLE, &desc.join(". "), |root| {
+    svg(640, 320, title, &desc.join(". "), lang, |root| {
         let pts = &table.tradeoff;
         if pts.is_empty() {
-            return root.draw(&Text::new("no λ sweep in this run", (10, 20), ("sans-serif", 14))).map_err(|e| e.to_string());
+            return root.draw(&Text::new(t.no_sweep, (10, 20), ("sans-serif", 14))).map_err(|e| e.to_string());
         }
         let (xlo, xhi) = pts.iter().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.test_acc.mean), b.max(p.test_acc.mean)));
         let (xlo, xhi) = (xlo - 1.0, xhi + 1.0);
@@ -466,24 +553,31 @@ pub fn tradeoff_chart(table: &PaperTable) -> String {
             .fold(10.0, f64::max)
             * 1.15;
         let mut chart = ChartBuilder::on(root)
-            .caption(TITLE, ("sans-serif", 16))
+            .caption(title, ("sans-serif", 16))
             .margin(10)
             .x_label_area_size(32)
             .y_label_area_size(44)
             .build_cartesian_2d(xlo..xhi, 0f64..ymax)
             .map_err(|e| e.to_string())?;
-        chart.configure_mesh().x_desc("test accuracy (%)").y_desc("%  /  AUC × 100").draw().map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc(format!("{} (%)", t.test_accuracy))
+            .y_desc("%  /  AUC × 100")
+            .x_label_formatter(&|v| tick(v, lang))
+            .y_label_formatter(&|v| tick(v, lang))
+            .draw()
+            .map_err(|e| e.to_string())?;
         let flipped: Vec<(f64, f64)> = pts.iter().map(|p| (p.test_acc.mean, p.flipped_acc.mean)).collect();
         let mut keys = Legend::default();
         chart.draw_series(flipped.into_iter().map(|p| Circle::new(p, 5, BN_COLOR.filled()))).map_err(|e| e.to_string())?;
-        keys.add("flipped-label accuracy (%)", Mark::Dot(4, BN_COLOR.filled()));
+        keys.add(format!("{} (%)", t.flipped_label_accuracy), Mark::Dot(4, BN_COLOR.filled()));
         let auc: Vec<(f64, f64)> = pts.iter().filter_map(|p| p.lira_auc.as_ref().map(|a| (p.test_acc.mean, 100.0 * a.mean))).collect();
         chart.draw_series(auc.into_iter().map(|p| TriangleMarker::new(p, 5, PLAIN_COLOR.filled()))).map_err(|e| e.to_string())?;
         keys.add("LiRA AUC × 100", Mark::Triangle(4, PLAIN_COLOR.filled()));
         for p in pts {
             chart
                 .draw_series(std::iter::once(Text::new(
-                    format!("λ={}", p.lambda),
+                    format!("λ={}", describe::plain(p.lambda, lang)),
                     (p.test_acc.mean, p.flipped_acc.mean + ymax * 0.04),
                     ("sans-serif", 11),
                 )))
@@ -494,21 +588,22 @@ pub fn tradeoff_chart(table: &PaperTable) -> String {
 }
 
 /// ROC curves of LiRA (and the loss attack, thinner) on log-log axes, with the chance line.
-pub fn roc_curves(report: &Report) -> String {
-    const TITLE: &str = "Membership attack ROC (log-log)";
+pub fn roc_curves(report: &Report, lang: Lang) -> String {
+    let t = &lang.texts().charts;
+    let title = t.roc_title;
     let attacks: Vec<(&ModelRun, &AttackReport)> = report.runs.iter().filter_map(|r| r.attack.as_ref().map(|a| (r, a))).collect();
-    let mut desc = vec!["The attacks' true positive rate against their false positive rate".to_string()];
+    let mut desc = vec![t.roc_desc.to_string()];
     for (run, a) in &attacks {
-        for (roc, label) in [(&a.lira_online, "LiRA"), (&a.loss, "loss attack")] {
+        for (roc, label) in [(&a.lira_online, "LiRA"), (&a.loss, t.loss_attack)] {
             let low: Vec<String> =
-                roc.tpr_at_low_fpr.iter().map(|&(f, t)| format!("TPR {} at FPR {}", describe::pct(t), describe::pct(f))).collect();
-            desc.push(format!("{} {label}: AUC {:.3}; {}", run_name(report, run), roc.auc, low.join(", ")));
+                roc.tpr_at_low_fpr.iter().map(|&(fpr, tpr)| (t.tpr_at_fpr)(&describe::pct(tpr, lang), &describe::pct(fpr, lang))).collect();
+            desc.push(format!("{} {label}: AUC {}; {}", run_name(report, run, lang), lang.num(roc.auc, 3), low.join(", ")));
         }
     }
-    svg(480, 420, TITLE, &desc.join(". "), |root| {
+    svg(480, 420, title, &desc.join(". "), lang, |root| {
         let lo = 1e-3f64;
         let mut chart = ChartBuilder::on(root)
-            .caption(TITLE, ("sans-serif", 18))
+            .caption(title, ("sans-serif", 18))
             .margin(10)
             .x_label_area_size(34)
             .y_label_area_size(48)
@@ -516,22 +611,22 @@ pub fn roc_curves(report: &Report) -> String {
             .map_err(|e| e.to_string())?;
         chart
             .configure_mesh()
-            .x_desc("false positive rate (axis floor 10⁻³)")
-            .y_desc("true positive rate")
+            .x_desc(t.fpr_axis)
+            .y_desc(t.tpr_axis)
             .x_label_formatter(&|x| format!("{x:.0e}"))
             .y_label_formatter(&|y| format!("{y:.0e}"))
             .draw()
             .map_err(|e| e.to_string())?;
         let mut keys = Legend::default();
         stroke(&mut chart, vec![(lo, lo), (1.0, 1.0)], BLACK.mix(0.4).into(), Dash::Solid)?;
-        keys.add("chance", Mark::Line(BLACK.mix(0.4).into(), Dash::Solid));
+        keys.add(t.chance, Mark::Line(BLACK.mix(0.4).into(), Dash::Solid));
         for (run, a) in attacks {
             let (c, dash) = (color_of(report, run), dash_of(report, run));
-            let name = run_name(report, run);
-            for (roc, label, width) in [(&a.lira_online, "LiRA", 3u32), (&a.loss, "loss", 1u32)] {
+            let name = run_name(report, run, lang);
+            for (roc, label, width) in [(&a.lira_online, "LiRA", 3u32), (&a.loss, t.loss, 1u32)] {
                 let pts: Vec<(f64, f64)> = roc.points.iter().map(|&(x, y)| (x.max(lo), y.max(lo))).collect();
                 stroke(&mut chart, pts, c.stroke_width(width), dash)?;
-                keys.add(format!("{name} {label}: AUC {:.3}", roc.auc), Mark::Line(c.stroke_width(width), dash));
+                keys.add(format!("{name} {label}: AUC {}", lang.num(roc.auc, 3)), Mark::Line(c.stroke_width(width), dash));
             }
         }
         keys.draw(&chart.plotting_area().strip_coord_spec(), Corner::LowerRight)
@@ -546,12 +641,17 @@ mod tests {
     #[test]
     fn empty_report_charts_do_not_panic() {
         let r = Report { config: Default::default(), backend: "test".into(), runs: vec![] };
-        for svg in [accuracy_curves(&[&r], "t"), grad_norm_histograms(&r), gamma_sigma_curves(&[&r]), grad_norm_curves(&r), roc_curves(&r)]
-        {
+        for svg in [
+            accuracy_curves(&[&r], "t", Lang::En),
+            grad_norm_histograms(&r, Lang::En),
+            gamma_sigma_curves(&[&r], Lang::En),
+            grad_norm_curves(&r, Lang::En),
+            roc_curves(&r, Lang::En),
+        ] {
             assert!(svg.contains("<svg") && !svg.contains("chart error"), "{svg}");
         }
         let t = spotlight_core::paper::claims(&[]);
-        for (_, svg) in paper_charts(&t) {
+        for (_, svg) in paper_charts(&t, Lang::En) {
             assert!(svg.contains("<svg") && !svg.contains("chart error"), "{svg}");
         }
     }
@@ -596,15 +696,15 @@ mod tests {
             })
             .collect();
         let count = |svg: &str, what: &str| svg.matches(what).count();
-        assert_eq!(live_attack_curves(&r), "", "no live read-outs, no chart");
+        assert_eq!(live_attack_curves(&r, Lang::En), "", "no live read-outs, no chart");
         for (name, svg, what, at_least) in [
-            ("accuracy", accuracy_curves(&[&r], "t"), "<polyline", 3),
-            ("accuracy, live", accuracy_curves(&[&live], "t"), "<polyline", 3),
-            ("accuracy, live: the epochs as markers", accuracy_curves(&[&live], "t"), "<circle", 6),
-            ("live attack", live_attack_curves(&live), "<polyline", 2),
-            ("γ/σ", gamma_sigma_curves(&[&r]), "<polyline", 1),
-            ("gradient curves", grad_norm_curves(&r), "<polyline", 2),
-            ("gradient histograms", grad_norm_histograms(&r), "<rect", 4),
+            ("accuracy", accuracy_curves(&[&r], "t", Lang::En), "<polyline", 3),
+            ("accuracy, live", accuracy_curves(&[&live], "t", Lang::En), "<polyline", 3),
+            ("accuracy, live: the epochs as markers", accuracy_curves(&[&live], "t", Lang::En), "<circle", 6),
+            ("live attack", live_attack_curves(&live, Lang::En), "<polyline", 2),
+            ("γ/σ", gamma_sigma_curves(&[&r], Lang::En), "<polyline", 1),
+            ("gradient curves", grad_norm_curves(&r, Lang::En), "<polyline", 2),
+            ("gradient histograms", grad_norm_histograms(&r, Lang::En), "<rect", 4),
         ] {
             assert!(!svg.contains("chart error"), "{name}: {svg}");
             assert!(count(&svg, what) >= at_least, "{name}: {} {what} in {svg}", count(&svg, what));
@@ -625,12 +725,12 @@ mod tests {
             // Flipped accuracy is half of 0.6 at epoch 2 (BN), of 0.4 (no-BN).
             (
                 "accuracy",
-                accuracy_curves(&[&r], "t"),
+                accuracy_curves(&[&r], "t", Lang::En),
                 vec!["BN, flipped: 0% at epoch 0, 15% at epoch 1, 30% at epoch 2", "no-BN, flipped:"],
             ),
-            ("γ/σ", gamma_sigma_curves(&[&r]), vec!["BN conv1: 1.50 at epoch 0", "reference line at 1.00"]),
-            ("gradient curves", grad_norm_curves(&r), vec!["BN: noisy: 4.00 at epoch 0", "no-BN: clean: 1.25 at epoch 0"]),
-            ("gradient histograms", grad_norm_histograms(&r), vec!["BN, noisy: median 4.00 over 3 samples"]),
+            ("γ/σ", gamma_sigma_curves(&[&r], Lang::En), vec!["BN conv1: 1.50 at epoch 0", "reference line at 1.00"]),
+            ("gradient curves", grad_norm_curves(&r, Lang::En), vec!["BN: noisy: 4.00 at epoch 0", "no-BN: clean: 1.25 at epoch 0"]),
+            ("gradient histograms", grad_norm_histograms(&r, Lang::En), vec!["BN, noisy: median 4.00 over 3 samples"]),
         ] {
             assert!(svg.contains(" role=\"img\"><title>"), "{name}: {svg}");
             let d = desc(&svg).unwrap_or_else(|| panic!("{name}: no desc in {svg}"));
@@ -639,8 +739,35 @@ mod tests {
             }
         }
         // BN's line is solid (one polyline per series), no-BN's dashed (many short ones).
-        let lines = grad_norm_curves(&r);
+        let lines = grad_norm_curves(&r, Lang::En);
         let strokes = |color: RGBColor| lines.matches(&format!("stroke=\"#{:02X}{:02X}{:02X}\"", color.0, color.1, color.2)).count();
         assert!(strokes(PLAIN_COLOR) > 2 * strokes(BN_COLOR), "{lines}");
+    }
+    /// A chart in Spanish says its title, axes and keys in Spanish, and none of them in English.
+    #[test]
+    fn a_spanish_chart_is_in_spanish() {
+        let runs = vec![
+            ModelRun { epochs: (0..3).map(|e| epoch(e, 0.3 * e as f64)).collect(), ..ModelRun::new(true) },
+            ModelRun { epochs: (0..3).map(|e| epoch(e, 0.2 * e as f64)).collect(), ..ModelRun::new(false) },
+        ];
+        let r = Report { config: Default::default(), backend: "test".into(), runs };
+        let (en, es) = (&Lang::En.texts().charts, &Lang::Es.texts().charts);
+        let title = |svg: &str| svg.split("<title>").nth(1).and_then(|d| d.split("</title>").next()).map(str::to_string);
+        for (svg, want, not) in [
+            (grad_norm_curves(&r, Lang::Es), es.grad_curves_title, en.grad_curves_title),
+            (gamma_sigma_curves(&[&r], Lang::Es), es.gamma_title, en.gamma_title),
+            (grad_norm_histograms(&r, Lang::Es), es.grad_hist_title, en.grad_hist_title),
+            (roc_curves(&r, Lang::Es), es.roc_title, en.roc_title),
+        ] {
+            assert_eq!(title(&svg).as_deref(), Some(want), "{svg}");
+            assert!(!svg.contains(not), "{svg}");
+            for english in ["epoch", "untrained", "no-BN", "noisy", "clean", "chance"] {
+                assert!(!svg.contains(english), "{english:?} in {svg}");
+            }
+        }
+        // Its numbers are written the Spanish way: a decimal comma, "15 %".
+        let acc = accuracy_curves(&[&r], es.accuracy, Lang::Es);
+        assert!(acc.contains("sin BN, etiqueta invertida:") && acc.contains("15\u{a0}% en la época 1"), "{acc}");
+        assert!(acc.contains("\n0,5\n</text>") && !acc.contains("\n0.5\n</text>"), "tick labels with a decimal comma: {acc}");
     }
 }
