@@ -10,7 +10,7 @@ use spotlight_core::data::Dataset;
 use spotlight_core::data::asset::{MAX_ASSET_BYTES, is_gzip};
 
 use crate::state::{Activity, Loading, Ui};
-use crate::web;
+use crate::{data_text, web};
 
 thread_local! {
     // A cache of immutable assets, not page state: no view reads it.
@@ -58,7 +58,7 @@ pub async fn load(name: DatasetName, ui: Ui) -> Result<Rc<Dataset>, String> {
         }
         None => bytes,
     };
-    let d = Rc::new(name.decode(file, &bytes).map_err(|e| e.to_string())?);
+    let d = Rc::new(name.decode(file, &bytes).map_err(|e| data_text::data_error(ui.lang_now(), &e))?);
     ui.bar.update(|b| b.fraction = 0.0);
     DATASETS.with(|m| m.borrow_mut().insert(file, d.clone()));
     Ok(d)

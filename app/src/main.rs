@@ -6,6 +6,7 @@
 //! browser plumbing.
 
 mod backend;
+mod data_text;
 mod datasets;
 mod notice_text;
 mod pool;

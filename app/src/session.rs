@@ -15,7 +15,7 @@ use spotlight_core::experiment_data::ExperimentData;
 
 use crate::backend::{self, Backend};
 use crate::state::{Activity, Bar, BenchNote, Doing, Ui};
-use crate::{datasets, pool, web};
+use crate::{data_text, datasets, pool, web};
 
 /// Timed training steps per model and backend in the benchmark (after the warm-up).
 const BENCH_STEPS: usize = 10;
@@ -54,7 +54,7 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
     let data = match ExperimentData::build(&config, &ds, other.as_deref()) {
         Ok(d) => d,
         Err(e) => {
-            ui.activity.set(Activity::Failed(e));
+            ui.activity.set(Activity::Failed(data_text::build_error(ui.lang_now(), &e)));
             return None;
         }
     };
@@ -77,7 +77,8 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
         }
         None => {
             let made = match backend::page_gpu(ui.gpu_lost).await {
-                Ok(device) => Experiment::new(&config, &ds, other.as_deref(), &device, &be.label),
+                Ok(device) => Experiment::new(&config, &ds, other.as_deref(), &device, &be.label)
+                    .map_err(|e| data_text::build_error(ui.lang_now(), &e)),
                 Err(e) => Err((words().banner.webgpu_failed)(&e)),
             };
             let mut exp = match made {

@@ -201,7 +201,7 @@ pub fn run_experiment(config: &Config, data_dir: &Path, backend: BackendName, qu
         None
     };
     let (device, name) = native_device(backend).map_err(|e| Fail(1, e))?;
-    let mut exp = experiment::Experiment::new(config, &ds, other.as_ref(), &device, &name).map_err(|e| Fail(2, e))?;
+    let mut exp = experiment::Experiment::new(config, &ds, other.as_ref(), &device, &name).map_err(|e| Fail(2, e.to_string()))?;
     let pb = progress_bar(exp.steps_total(), quiet);
     pb.set_prefix(prefix.to_string());
     let start = Instant::now();

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::attack;
 use crate::data::Dataset;
 use crate::data::transforms::SampleKind;
-use crate::experiment_data::{DeviceData, ExperimentData};
+use crate::experiment_data::{BuildError, DeviceData, ExperimentData};
 use crate::report::{AttackReport, CanaryScore, Exposed, GroupMean, ModelRun, Report};
 use crate::train::{Trainer, read_logits};
 use crate::{Config, Variant};
@@ -216,7 +216,7 @@ pub fn attack_report(
 
 impl Experiment {
     /// Prepares the data on `device` and the target models. `backend` names the backend in the report.
-    pub fn new(config: &Config, dataset: &Dataset, other: Option<&Dataset>, device: &Device, backend: &str) -> Result<Self, String> {
+    pub fn new(config: &Config, dataset: &Dataset, other: Option<&Dataset>, device: &Device, backend: &str) -> Result<Self, BuildError> {
         let data = ExperimentData::build(config, dataset, other)?;
         let device_data = DeviceData::new(&data, device);
         let variants = config.variants();

@@ -4,7 +4,7 @@
 
 use burn::tensor::{Device, Int, Tensor, TensorData};
 
-use crate::config::{Config, OodSourceName};
+use crate::config::{Config, ConfigError, ConfigProblem, OodSourceName};
 use crate::data::transforms::{self, Corrupted, OodSource, SampleKind};
 use crate::data::{Dataset, Rng};
 
@@ -32,22 +32,61 @@ pub struct ExperimentData {
     pub std: f32,
 }
 
+/// Why an experiment's data cannot be built. Its `Display` is the English the CLI (and the page in
+/// English) writes; the page writes it in its language by variant.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BuildError {
+    /// The config does not validate (a canary that is not a drawing is one too).
+    Config(ConfigError),
+    /// The pool (`pool` samples; `attack`: members and non-members) does not fit in the `train`
+    /// training images of the dataset `dataset`.
+    PoolTooLarge { pool: usize, attack: bool, train: usize, dataset: String },
+    /// OOD images from the other dataset, which is not loaded.
+    NoOtherDataset,
+    /// The other dataset's images are of another size.
+    OtherSize,
+    /// The canary is `drawing` pixels, the dataset's images `image`.
+    CanarySize { drawing: usize, image: usize },
+    /// No clean member for the canary to replace.
+    NoCleanMember,
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Config(e) => write!(f, "{e}"),
+            Self::PoolTooLarge { pool, attack, train, dataset } => write!(
+                f,
+                "train_size: {pool} samples{} do not fit in the {train} training images of {dataset}",
+                if *attack { " (members + non-members for the attack)" } else { "" },
+            ),
+            Self::NoOtherDataset => f.write_str("ood_source: \"other\" needs the other dataset loaded"),
+            Self::OtherSize => f.write_str("ood_source: the other dataset's images are of another size"),
+            Self::CanarySize { drawing, image } => write!(f, "canary: a drawing is {drawing} pixels, this dataset's images {image}"),
+            Self::NoCleanMember => f.write_str("canary: no clean member to put it in place of"),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// For the callers whose errors are text (the CLI's, a job's).
+impl From<BuildError> for String {
+    fn from(e: BuildError) -> Self {
+        e.to_string()
+    }
+}
+
 impl ExperimentData {
     /// Builds the data of an experiment. `other` is the other dataset, needed when OOD images come
     /// from it. Same config → same data on every platform.
-    pub fn build(config: &Config, dataset: &Dataset, other: Option<&Dataset>) -> Result<Self, String> {
-        config.validate().map_err(|e| e.to_string())?;
+    pub fn build(config: &Config, dataset: &Dataset, other: Option<&Dataset>) -> Result<Self, BuildError> {
+        config.validate().map_err(BuildError::Config)?;
         let px = dataset.pixels();
         let attack = config.shadow_models > 0;
         let pool_size = if attack { 2 * config.train_size } else { config.train_size };
         if pool_size > dataset.train.len() {
-            return Err(format!(
-                "train_size: {} samples{} do not fit in the {} training images of {}",
-                pool_size,
-                if attack { " (members + non-members for the attack)" } else { "" },
-                dataset.train.len(),
-                dataset.name
-            ));
+            return Err(BuildError::PoolTooLarge { pool: pool_size, attack, train: dataset.train.len(), dataset: dataset.name.clone() });
         }
         let test_size = config.test_size.min(dataset.test.len());
         let mut rng = Rng::derive(config.seed, "subset");
@@ -68,9 +107,9 @@ impl ExperimentData {
         let source = match config.ood_source {
             OodSourceName::Shuffle => OodSource::PixelShuffle,
             OodSourceName::Other => {
-                let other = other.ok_or("ood_source: \"other\" needs the other dataset loaded")?;
+                let other = other.ok_or(BuildError::NoOtherDataset)?;
                 if other.pixels() != px {
-                    return Err("ood_source: the other dataset's images are of another size".into());
+                    return Err(BuildError::OtherSize);
                 }
                 OodSource::Pool(&other.train.images)
             }
@@ -125,17 +164,18 @@ impl ExperimentData {
 
 /// Puts the config's canary in place of one clean member, drawn from the seed: its image, the label
 /// it was given (also as its "true" label: a drawing has no other), its kind. Its index, if any.
-fn plant_canary(config: &Config, pool: &mut Corrupted, is_member: &[bool], px: usize) -> Result<Option<usize>, String> {
+fn plant_canary(config: &Config, pool: &mut Corrupted, is_member: &[bool], px: usize) -> Result<Option<usize>, BuildError> {
     if config.canary.is_empty() {
         return Ok(None);
     }
-    let pixels = crate::canary::decode(&config.canary).map_err(|why| format!("canary: not a drawing: {why}"))?;
+    let pixels = crate::canary::decode(&config.canary)
+        .map_err(|why| BuildError::Config(ConfigError { field: "canary".into(), problem: ConfigProblem::NotDrawing(why) }))?;
     if pixels.len() != px {
-        return Err(format!("canary: a drawing is {} pixels, this dataset's images {px}", pixels.len()));
+        return Err(BuildError::CanarySize { drawing: pixels.len(), image: px });
     }
     let clean: Vec<usize> = (0..pool.labels.len()).filter(|&i| is_member[i] && pool.kinds[i] == SampleKind::Clean).collect();
     let Some(&i) = clean.get(Rng::derive(config.seed, "canary").index(clean.len().max(1))) else {
-        return Err("canary: no clean member to put it in place of".into());
+        return Err(BuildError::NoCleanMember);
     };
     pool.images[i * px..(i + 1) * px].copy_from_slice(&crate::canary::to_image(&pixels));
     pool.labels[i] = config.canary_label;

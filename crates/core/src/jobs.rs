@@ -251,7 +251,7 @@ pub fn assemble<'a>(
     if !missing.is_empty() {
         return Err(AssembleError::Missing(missing));
     }
-    let data = ExperimentData::build(config, dataset, other).map_err(AssembleError::Data)?;
+    let data = ExperimentData::build(config, dataset, other).map_err(|e| AssembleError::Data(e.to_string()))?;
     let keep = shadow_keep(config, data.pool.labels.len());
     let variants = config.variants();
     let mut runs = Vec::new();

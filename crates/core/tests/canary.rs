@@ -62,7 +62,7 @@ fn the_canary_is_planted_in_place_of_a_clean_member() {
     assert_eq!(flipped, 30);
     // A bad drawing is an error, not a run without it.
     let bad = Config { canary: "A".repeat(canary::TEXT_LEN), ..c };
-    assert!(ExperimentData::build(&bad, &ds, None).unwrap_err().contains("canary"));
+    assert!(ExperimentData::build(&bad, &ds, None).unwrap_err().to_string().contains("canary"));
 }
 
 #[test]

@@ -14,7 +14,7 @@
 
 use std::io::{Read, Write};
 
-use crate::DataError;
+use crate::{DataError, FormatProblem, SplitName};
 
 const MAGIC: &[u8; 8] = b"SPOTDS01";
 
@@ -82,12 +82,13 @@ impl Dataset {
 
     /// Checks that sizes agree and labels are in range. `file` names the source in errors.
     pub fn validate(&self, file: &str) -> Result<(), DataError> {
-        for (name, s) in [("train", &self.train), ("test", &self.test)] {
+        for (split, s) in [(SplitName::Train, &self.train), (SplitName::Test, &self.test)] {
             if s.images.len() != s.labels.len() * self.pixels() {
-                return Err(DataError::format(file, format!("{name} split: {} labels but {} pixel bytes", s.labels.len(), s.images.len())));
+                let problem = FormatProblem::SplitSizes { split, labels: s.labels.len(), pixel_bytes: s.images.len() };
+                return Err(DataError::format(file, problem));
             }
-            if let Some(bad) = s.labels.iter().find(|&&l| l >= self.classes) {
-                return Err(DataError::format(file, format!("{name} split: label {bad} is out of range for {} classes", self.classes)));
+            if let Some(&label) = s.labels.iter().find(|&&l| l >= self.classes) {
+                return Err(DataError::format(file, FormatProblem::LabelOutOfRange { split, label, classes: self.classes }));
             }
         }
         Ok(())
@@ -96,17 +97,18 @@ impl Dataset {
     /// Checks the image shape and the number of classes against what a model expects.
     pub fn check_shape(&self, file: &str, rows: usize, cols: usize, classes: u8) -> Result<(), DataError> {
         if (self.rows, self.cols, self.classes) != (rows, cols, classes) {
-            let of = |n: u8| format!("{n} class{}", if n == 1 { "" } else { "es" });
-            return Err(DataError::format(
-                file,
-                format!("{}×{} images in {}, expected {rows}×{cols} in {}", self.rows, self.cols, of(self.classes), of(classes)),
-            ));
+            let problem = FormatProblem::Shape {
+                rows: self.rows,
+                cols: self.cols,
+                classes: self.classes,
+                want_rows: rows,
+                want_cols: cols,
+                want_classes: classes,
+            };
+            return Err(DataError::format(file, problem));
         }
         if self.train.is_empty() || self.test.is_empty() {
-            return Err(DataError::format(
-                file,
-                format!("{} train and {} test images; both splits must have some", self.train.len(), self.test.len()),
-            ));
+            return Err(DataError::format(file, FormatProblem::EmptySplit { train: self.train.len(), test: self.test.len() }));
         }
         Ok(())
     }
@@ -140,28 +142,25 @@ impl Dataset {
         let mut unpacked = Vec::new();
         let raw: &[u8] = if !is_gzip(gz) {
             if !gz.starts_with(MAGIC) {
-                return Err(DataError::format(file, "neither gzip nor a Spotlight dataset asset (bad magic)"));
+                return Err(DataError::format(file, FormatProblem::NeitherGzipNorAsset));
             }
             gz
         } else {
             flate2::read::GzDecoder::new(gz)
                 .take(MAX_ASSET_BYTES as u64 + 1)
                 .read_to_end(&mut unpacked)
-                .map_err(|e| DataError::format(file, format!("not a valid gzip'd dataset asset: {e}")))?;
+                .map_err(|e| DataError::format(file, FormatProblem::BadGzip(e.to_string())))?;
             &unpacked
         };
         if raw.len() > MAX_ASSET_BYTES {
-            return Err(DataError::format(
-                file,
-                format!("decompresses to more than {} MB, too large for a dataset asset", MAX_ASSET_BYTES >> 20),
-            ));
+            return Err(DataError::format(file, FormatProblem::TooLarge { mb: MAX_ASSET_BYTES >> 20 }));
         }
         let mut r = Reader { file, bytes: raw, at: 0 };
         if r.take(8)? != MAGIC {
-            return Err(DataError::format(file, "not a Spotlight dataset asset (bad magic)"));
+            return Err(DataError::format(file, FormatProblem::NotAsset));
         }
         let name_len = r.take(1)?[0] as usize;
-        let name = String::from_utf8(r.take(name_len)?.to_vec()).map_err(|_| DataError::format(file, "dataset name is not UTF-8"))?;
+        let name = String::from_utf8(r.take(name_len)?.to_vec()).map_err(|_| DataError::format(file, FormatProblem::NameNotUtf8))?;
         let classes = r.take(1)?[0];
         let rows = r.u16()? as usize;
         let cols = r.u16()? as usize;
@@ -170,10 +169,10 @@ impl Dataset {
         let px = rows * cols;
         let train_labels = r.take(n_train)?.to_vec();
         let test_labels = r.take(n_test)?.to_vec();
-        let train_images = r.take(n_train.checked_mul(px).ok_or_else(|| r.err("sizes overflow"))?)?.to_vec();
-        let test_images = r.take(n_test.checked_mul(px).ok_or_else(|| r.err("sizes overflow"))?)?.to_vec();
+        let train_images = r.take(n_train.checked_mul(px).ok_or_else(|| r.err(FormatProblem::SizesOverflow))?)?.to_vec();
+        let test_images = r.take(n_test.checked_mul(px).ok_or_else(|| r.err(FormatProblem::SizesOverflow))?)?.to_vec();
         if r.at != raw.len() {
-            return Err(DataError::format(file, format!("{} trailing bytes after the dataset", raw.len() - r.at)));
+            return Err(DataError::format(file, FormatProblem::TrailingBytes { count: raw.len() - r.at }));
         }
         let ds = Dataset {
             name,
@@ -195,16 +194,13 @@ struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
-    fn err(&self, m: &str) -> DataError {
-        DataError::format(self.file, m.to_string())
+    fn err(&self, problem: FormatProblem) -> DataError {
+        DataError::format(self.file, problem)
     }
 
     fn take(&mut self, n: usize) -> Result<&'a [u8], DataError> {
         if self.bytes.len() - self.at < n {
-            return Err(DataError::format(
-                self.file,
-                format!("truncated dataset asset: needed {n} more bytes at offset {}, {} left", self.at, self.bytes.len() - self.at),
-            ));
+            return Err(self.err(FormatProblem::Truncated { needed: n, at: self.at, left: self.bytes.len() - self.at }));
         }
         let s = &self.bytes[self.at..self.at + n];
         self.at += n;

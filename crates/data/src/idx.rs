@@ -2,7 +2,7 @@
 //! byte (0x08 = unsigned byte), the number of dimensions, then one u32 per dimension — followed by
 //! the data in row-major order.
 
-use crate::DataError;
+use crate::{DataError, FormatProblem};
 
 /// A parsed IDX file of unsigned bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,24 +16,21 @@ pub struct Idx {
 /// Parses IDX bytes. `file` names the source in errors.
 pub fn parse(file: &str, bytes: &[u8]) -> Result<Idx, DataError> {
     if bytes.len() < 4 {
-        return Err(DataError::format(file, format!("too short for an IDX header ({} bytes)", bytes.len())));
+        return Err(DataError::format(file, FormatProblem::IdxTooShort { len: bytes.len() }));
     }
     if bytes[0] != 0 || bytes[1] != 0 {
-        return Err(DataError::format(file, "not an IDX file (the magic number must start with two zero bytes)"));
+        return Err(DataError::format(file, FormatProblem::IdxMagic));
     }
     if bytes[2] != 0x08 {
-        return Err(DataError::format(file, format!("IDX element type 0x{:02x} is not supported (only 0x08, unsigned byte)", bytes[2])));
+        return Err(DataError::format(file, FormatProblem::IdxType { byte: bytes[2] }));
     }
     let rank = bytes[3] as usize;
     if rank == 0 {
-        return Err(DataError::format(file, "IDX file has zero dimensions"));
+        return Err(DataError::format(file, FormatProblem::IdxZeroDims));
     }
     let header = 4 + 4 * rank;
     if bytes.len() < header {
-        return Err(DataError::format(
-            file,
-            format!("truncated IDX header: {rank} dimensions need {header} bytes, file has {}", bytes.len()),
-        ));
+        return Err(DataError::format(file, FormatProblem::IdxHeaderTruncated { rank, header, len: bytes.len() }));
     }
     let dims: Vec<usize> = (0..rank)
         .map(|i| {
@@ -44,17 +41,10 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Idx, DataError> {
     let count = dims
         .iter()
         .try_fold(1usize, |acc, &d| acc.checked_mul(d))
-        .ok_or_else(|| DataError::format(file, format!("IDX dimensions {dims:?} overflow")))?;
+        .ok_or_else(|| DataError::format(file, FormatProblem::IdxOverflow { dims: dims.clone() }))?;
     let body = &bytes[header..];
     if body.len() != count {
-        return Err(DataError::format(
-            file,
-            format!(
-                "IDX dimensions {dims:?} need {count} data bytes, file has {}{}",
-                body.len(),
-                if body.len() < count { " (truncated)" } else { " (trailing bytes)" }
-            ),
-        ));
+        return Err(DataError::format(file, FormatProblem::IdxBodySize { dims, count, len: body.len() }));
     }
     Ok(Idx { dims, data: body.to_vec() })
 }
@@ -63,7 +53,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Idx, DataError> {
 pub fn parse_labels(file: &str, bytes: &[u8]) -> Result<Vec<u8>, DataError> {
     let idx = parse(file, bytes)?;
     if idx.dims.len() != 1 {
-        return Err(DataError::format(file, format!("expected a 1-D label file, got dimensions {:?}", idx.dims)));
+        return Err(DataError::format(file, FormatProblem::NotLabelFile { dims: idx.dims }));
     }
     Ok(idx.data)
 }
@@ -72,7 +62,7 @@ pub fn parse_labels(file: &str, bytes: &[u8]) -> Result<Vec<u8>, DataError> {
 pub fn parse_images(file: &str, bytes: &[u8]) -> Result<(usize, usize, usize, Vec<u8>), DataError> {
     let idx = parse(file, bytes)?;
     if idx.dims.len() != 3 {
-        return Err(DataError::format(file, format!("expected a 3-D image file, got dimensions {:?}", idx.dims)));
+        return Err(DataError::format(file, FormatProblem::NotImageFile { dims: idx.dims }));
     }
     Ok((idx.dims[0], idx.dims[1], idx.dims[2], idx.data))
 }

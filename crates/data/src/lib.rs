@@ -14,5 +14,5 @@ pub mod rng;
 pub mod transforms;
 
 pub use asset::{Dataset, Split};
-pub use error::DataError;
+pub use error::{DataError, FormatProblem, SplitName};
 pub use rng::Rng;

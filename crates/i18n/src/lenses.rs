@@ -165,7 +165,7 @@ pub const PT: Lenses = Lenses {
         que mostra o ciclo de realimentação é a mudança desde a época 0 e a diferença entre níveis de ruído (compare uma \
         execução com 0% e outra com 20% de rótulos trocados). O regularizador segura γ/σ, por uma de quatro regras: uma \
         penalidade λ vezes a soma sobre as camadas BN da média sobre os canais de (γ/σ)² com σ fixo (o gradiente chega só a \
-        γ: inerte, mantida para comparação), de (γ/σ)² com o gradiente passando também por σ, ou da função hinge \
+        γ: inerte, mantida para comparação), de (γ/σ)² com o gradiente passando também por σ, ou da função dobradiça (hinge) \
         max(0, γ/σ − 1)², que penaliza só os canais acima de 1; ou nenhuma penalidade, mas cortar |γ| ≤ τ·σ após cada passo.",
     attack_heading: "Privacidade: o ataque de inferência de pertencimento",
     lira_pending: "O LiRA roda depois do treino (precisa de pelo menos 2 modelos-sombra).",

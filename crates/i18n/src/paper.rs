@@ -181,7 +181,7 @@ pub const ES: Paper = Paper {
     intro: "Las afirmaciones del artículo, cada una frente a nuestros números, medidos con ",
     seed: "semilla",
     seeds: "semillas",
-    intro_end: "; media ± de sobre las semillas. Una afirmación se cumplió cuando su regla se cumple en las medias y en más \
+    intro_end: "; media ± d.e. sobre las semillas. Una afirmación se cumplió cuando su regla se cumple en las medias y en más \
                 de la mitad de las semillas comprobadas.",
     reading: "Cómo leerlo: un veredicto es la regla aplicada a los números, no toda la historia. Compara cada diferencia con \
               su ± (la dispersión entre semillas): una regla cumplida por menos que eso se cumple por azar. Para γ/σ compara \
@@ -191,7 +191,7 @@ pub const ES: Paper = Paper {
     charts: "Los gráficos detrás de las afirmaciones (medias sobre las semillas)",
     claim_head: "afirmación",
     paper_head: "el artículo",
-    ours_head: "lo nuestro",
+    ours_head: "nuestros números",
     verdict_head: "veredicto",
     held: "se cumplió",
     not_held: "no se cumplió",
@@ -199,9 +199,9 @@ pub const ES: Paper = Paper {
     claims: [
         ClaimText {
             id: 'a',
-            claim: "BN ajusta las etiquetas invertidas más rápido y más a fondo (exactitud en los miembros invertidos)",
+            claim: "BN ajusta las etiquetas invertidas más rápido y más a fondo (exactitud en los miembros con etiqueta invertida)",
             paper: "BN por encima de sin BN en cada época; aquí: media sobre las épocas más alta, en cada nivel de ruido con \
-                    ≥ 30 miembros invertidos",
+                    ≥ 30 miembros con etiqueta invertida",
         },
         ClaimText {
             id: 'b',
@@ -213,7 +213,7 @@ pub const ES: Paper = Paper {
         ClaimText {
             id: 'c',
             claim: "LiRA gana más contra los modelos con BN (AUC, BN − sin BN)",
-            paper: "positiva con datos limpios, ≥ +3 pts al 1 %, ≥ +4 pts al 5 %",
+            paper: "diferencia positiva con datos limpios, ≥ +3 pts al 1 %, ≥ +4 pts al 5 %",
         },
         ClaimText {
             id: 'd',
@@ -222,7 +222,7 @@ pub const ES: Paper = Paper {
         },
         ClaimText {
             id: 'f',
-            claim: "Los atípicos empujan γ hacia arriba: el bucle de realimentación (crecimiento de |γ| medio desde la \
+            claim: "Los atípicos empujan γ hacia arriba: el ciclo de retroalimentación (crecimiento de |γ| medio desde la \
                     inicialización)",
             paper: "γ crece más con atípicos: crecimiento al 5 % por encima del crecimiento al 0 %",
         },
@@ -230,7 +230,7 @@ pub const ES: Paper = Paper {
             id: 'e',
             claim: "El regularizador γ/σ reduce la memorización mientras la exactitud en datos limpios se mantiene (al 5 %, \
                     primer λ del barrido)",
-            paper: "la exactitud en invertidas baja más que el ruido (≥ 2 e.e. binomiales, ≥ 1 pt); la exactitud de prueba, \
+            paper: "la exactitud en etiquetas invertidas baja más que el ruido (≥ 2 e.e. binomiales, ≥ 1 pt); la exactitud de prueba, \
                     no más de 1 pt menor",
         },
     ],
@@ -249,7 +249,7 @@ pub const ES: Paper = Paper {
         noise_floor: "piso de ruido",
     },
     captions: Captions {
-        memorization: "Memorización: exactitud en los miembros invertidos por época, BN (rojo) y sin BN (azul); líneas más \
+        memorization: "Memorización: exactitud en los miembros con etiqueta invertida por época, BN (rojo) y sin BN (azul); líneas más \
                        gruesas para más ruido.",
         gradients: "Mediana de la norma del gradiente por muestra dentro de un lote de entrenamiento, sondas ruidosas \
                     (gruesas) y limpias (claras), por modelo y nivel de ruido.",
@@ -257,7 +257,7 @@ pub const ES: Paper = Paper {
                       (época 0); la señal es el cambio desde la época 0 y la distancia entre niveles de ruido, no la línea \
                       en 1.",
         gamma: "Modelos con BN: |γ| medio por época según el nivel de ruido — que los atípicos empujen γ hacia arriba es el \
-                bucle de realimentación del artículo.",
+                ciclo de retroalimentación del artículo.",
         tradeoff: |noise| {
             format!(
                 "El regularizador con {noise} de etiquetas invertidas: exactitud en etiquetas invertidas y AUC de LiRA \
@@ -290,9 +290,9 @@ pub const PT: Paper = Paper {
     claims: [
         ClaimText {
             id: 'a',
-            claim: "BN ajusta rótulos trocados mais rápido e mais a fundo (acurácia nos membros trocados)",
+            claim: "BN ajusta rótulos trocados mais rápido e mais a fundo (acurácia nos membros com rótulo trocado)",
             paper: "BN acima de sem BN em toda época; aqui: média entre as épocas maior, em cada nível de ruído com ≥ 30 \
-                    membros trocados",
+                    membros com rótulo trocado",
         },
         ClaimText {
             id: 'b',
@@ -321,7 +321,7 @@ pub const PT: Paper = Paper {
             id: 'e',
             claim: "O regularizador γ/σ reduz a memorização enquanto a acurácia limpa se mantém (a 5%, primeiro λ da \
                     varredura)",
-            paper: "acurácia nos trocados cai mais que o ruído (≥ 2 e.p. binomiais, ≥ 1 pt); acurácia de teste no máximo 1 pt \
+            paper: "acurácia nos rótulos trocados cai mais que o ruído (≥ 2 e.p. binomiais, ≥ 1 pt); acurácia de teste no máximo 1 pt \
                     menor",
         },
     ],
@@ -340,7 +340,7 @@ pub const PT: Paper = Paper {
         noise_floor: "piso de ruído",
     },
     captions: Captions {
-        memorization: "Memorização: acurácia nos membros trocados por época, BN (vermelho) e sem BN (azul); linhas mais \
+        memorization: "Memorização: acurácia nos membros com rótulo trocado por época, BN (vermelho) e sem BN (azul); linhas mais \
                        grossas para mais ruído.",
         gradients: "Mediana da norma do gradiente por amostra dentro de um lote de treino, sondas ruidosas (grossas) e limpas \
                     (claras), por modelo e nível de ruído.",

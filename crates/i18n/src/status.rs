@@ -11,6 +11,8 @@ pub struct Status {
     pub doing: Doing,
     pub failure: Failure,
     pub load: Load,
+    /// What is wrong with a dataset's asset, or with the data an experiment is built from.
+    pub data: Data,
     pub bench: Bench,
     pub crash: Crash,
     /// The models' names in running text ("training no-BN: epoch 2").
@@ -217,6 +219,52 @@ pub struct Load {
     pub inflates_too_big: fn(&str) -> String,
 }
 
+/// What is wrong with a dataset's asset (after the file's name), or why an experiment's data cannot
+/// be built. Numbers come in written; English is the data crate's and the core's text.
+#[derive(Debug, Serialize)]
+pub struct Data {
+    /// The splits' names, for `split_sizes` and `label_out_of_range`.
+    pub train: &'static str,
+    pub test: &'static str,
+    /// The split, its labels, its pixel bytes.
+    #[serde(skip)]
+    pub split_sizes: fn(&str, &str, &str) -> String,
+    /// The split, the label, the classes.
+    #[serde(skip)]
+    pub label_out_of_range: fn(&str, &str, &str) -> String,
+    /// A number of classes (for `shape`).
+    #[serde(skip)]
+    pub classes: fn(u8) -> String,
+    /// The images' size ("32×32") and classes (`classes`), the size and classes expected.
+    #[serde(skip)]
+    pub shape: fn(&str, &str, &str, &str) -> String,
+    /// Train images, test images.
+    #[serde(skip)]
+    pub empty_split: fn(&str, &str) -> String,
+    pub neither_gzip_nor_asset: &'static str,
+    /// The unpacker's error (English).
+    #[serde(skip)]
+    pub bad_gzip: fn(&str) -> String,
+    pub not_asset: &'static str,
+    pub name_not_utf8: &'static str,
+    pub sizes_overflow: &'static str,
+    /// How many bytes.
+    #[serde(skip)]
+    pub trailing_bytes: fn(&str) -> String,
+    /// Bytes needed, the offset, bytes left.
+    #[serde(skip)]
+    pub truncated: fn(&str, &str, &str) -> String,
+    /// Pool samples, whether members and non-members (the attack), training images, the dataset.
+    #[serde(skip)]
+    pub pool_too_large: fn(&str, bool, &str, &str) -> String,
+    pub no_other_dataset: &'static str,
+    pub other_size: &'static str,
+    /// The drawing's pixels, the images'.
+    #[serde(skip)]
+    pub canary_size: fn(&str, &str) -> String,
+    pub no_clean_member: &'static str,
+}
+
 /// The benchmark's view.
 #[derive(Debug, Serialize)]
 pub struct Bench {
@@ -383,6 +431,30 @@ pub const EN: Status = Status {
         not_gzip: |e| format!("not valid gzip ({e})"),
         inflates_too_big: |mb| format!("decompresses to more than {mb} MB, too large for a dataset asset"),
     },
+    data: Data {
+        train: "train",
+        test: "test",
+        split_sizes: |split, labels, bytes| format!("{split} split: {labels} labels but {bytes} pixel bytes"),
+        label_out_of_range: |split, label, classes| format!("{split} split: label {label} is out of range for {classes} classes"),
+        classes: |n| format!("{n} class{}", if n == 1 { "" } else { "es" }),
+        shape: |size, classes, want, want_classes| format!("{size} images in {classes}, expected {want} in {want_classes}"),
+        empty_split: |train, test| format!("{train} train and {test} test images; both splits must have some"),
+        neither_gzip_nor_asset: "neither gzip nor a Spotlight dataset asset (bad magic)",
+        bad_gzip: |e| format!("not a valid gzip'd dataset asset: {e}"),
+        not_asset: "not a Spotlight dataset asset (bad magic)",
+        name_not_utf8: "dataset name is not UTF-8",
+        sizes_overflow: "sizes overflow",
+        trailing_bytes: |n| format!("{n} trailing bytes after the dataset"),
+        truncated: |needed, at, left| format!("truncated dataset asset: needed {needed} more bytes at offset {at}, {left} left"),
+        pool_too_large: |pool, attack, train, dataset| {
+            let both = if attack { " (members + non-members for the attack)" } else { "" };
+            format!("train_size: {pool} samples{both} do not fit in the {train} training images of {dataset}")
+        },
+        no_other_dataset: "ood_source: \"other\" needs the other dataset loaded",
+        other_size: "ood_source: the other dataset's images are of another size",
+        canary_size: |drawing, image| format!("canary: a drawing is {drawing} pixels, this dataset's images {image}"),
+        no_clean_member: "canary: no clean member to put it in place of",
+    },
     bench: Bench {
         title: "Benchmark",
         teach_before: "How fast this browser trains: samples per second of training steps (forward, backward and an optimizer \
@@ -445,7 +517,7 @@ pub const ES: Status = Status {
         no_request_adapter: "navigator.gpu.requestAdapter no es una función",
         no_promise: "requestAdapter no devolvió una promesa",
         no_adapter: "WebGPU no dio ningún adaptador (requestAdapter() devolvió null)",
-        adapter_error: |e| format!("WebGPU no respondió: {e}"),
+        adapter_error: |e| format!("requestAdapter falló: {e}"),
         webgpu_failed: |e| format!("WebGPU no pudo iniciarse ({e})"),
         notices: "Algunos ajustes no se usaron tal como se dieron:",
         dismiss: "Cerrar",
@@ -537,9 +609,37 @@ pub const ES: Status = Status {
         not_a_response: "no es una respuesta",
         broke_off: |e| format!("la descarga se interrumpió ({e})"),
         too_big: |mb| format!("más de {mb} MB, demasiado grande para un conjunto de datos"),
-        not_bytes: "un fragmento que no son bytes",
+        not_bytes: "un fragmento que no es de bytes",
         not_gzip: |e| format!("no es un gzip válido ({e})"),
         inflates_too_big: |mb| format!("al descomprimirse ocupa más de {mb} MB, demasiado para un conjunto de datos"),
+    },
+    data: Data {
+        train: "entrenamiento",
+        test: "prueba",
+        split_sizes: |split, labels, bytes| format!("partición de {split}: {labels} etiquetas pero {bytes} bytes de píxeles"),
+        label_out_of_range: |split, label, classes| {
+            format!("partición de {split}: la etiqueta {label} está fuera de rango para {classes} clases")
+        },
+        classes: |n| format!("{n} clase{}", if n == 1 { "" } else { "s" }),
+        shape: |size, classes, want, want_classes| format!("imágenes de {size} en {classes}; se esperaban de {want} en {want_classes}"),
+        empty_split: |train, test| format!("{train} imágenes de entrenamiento y {test} de prueba; ambas particiones deben tener alguna"),
+        neither_gzip_nor_asset: "no es ni gzip ni un archivo de datos de Spotlight (número mágico incorrecto)",
+        bad_gzip: |e| format!("no es un archivo de datos en gzip válido: {e}"),
+        not_asset: "no es un archivo de datos de Spotlight (número mágico incorrecto)",
+        name_not_utf8: "el nombre del conjunto de datos no es UTF-8",
+        sizes_overflow: "los tamaños se desbordan",
+        trailing_bytes: |n| format!("{n} bytes de más tras el conjunto de datos"),
+        truncated: |needed, at, left| {
+            format!("archivo de datos truncado: se necesitaban {needed} bytes más en la posición {at}, quedan {left}")
+        },
+        pool_too_large: |pool, attack, train, dataset| {
+            let both = if attack { " (miembros + no miembros para el ataque)" } else { "" };
+            format!("train_size: {pool} muestras{both} no caben en las {train} imágenes de entrenamiento de {dataset}")
+        },
+        no_other_dataset: "ood_source: \"other\" necesita el otro conjunto de datos cargado",
+        other_size: "ood_source: las imágenes del otro conjunto de datos son de otro tamaño",
+        canary_size: |drawing, image| format!("canary: un dibujo tiene {drawing} píxeles; las imágenes de este conjunto, {image}"),
+        no_clean_member: "canary: no hay ningún miembro limpio al que reemplazar",
     },
     bench: Bench {
         title: "Prueba de rendimiento",
@@ -604,7 +704,7 @@ pub const PT: Status = Status {
         no_request_adapter: "navigator.gpu.requestAdapter não é uma função",
         no_promise: "requestAdapter não devolveu uma promise",
         no_adapter: "o WebGPU não deu nenhum adaptador (requestAdapter() devolveu null)",
-        adapter_error: |e| format!("o WebGPU não respondeu: {e}"),
+        adapter_error: |e| format!("requestAdapter falhou: {e}"),
         webgpu_failed: |e| format!("o WebGPU não pôde iniciar ({e})"),
         notices: "Algumas configurações não foram usadas como dadas:",
         dismiss: "Fechar",
@@ -698,6 +798,34 @@ pub const PT: Status = Status {
         not_gzip: |e| format!("não é um gzip válido ({e})"),
         inflates_too_big: |mb| format!("descompactado passa de {mb} MB, grande demais para um conjunto de dados"),
     },
+    data: Data {
+        train: "treino",
+        test: "teste",
+        split_sizes: |split, labels, bytes| format!("partição de {split}: {labels} rótulos, mas {bytes} bytes de pixels"),
+        label_out_of_range: |split, label, classes| {
+            format!("partição de {split}: o rótulo {label} está fora do intervalo para {classes} classes")
+        },
+        classes: |n| format!("{n} classe{}", if n == 1 { "" } else { "s" }),
+        shape: |size, classes, want, want_classes| format!("imagens de {size} em {classes}; esperadas de {want} em {want_classes}"),
+        empty_split: |train, test| format!("{train} imagens de treino e {test} de teste; as duas partições precisam ter alguma"),
+        neither_gzip_nor_asset: "nem gzip nem um arquivo de dados do Spotlight (número mágico incorreto)",
+        bad_gzip: |e| format!("não é um arquivo de dados gzip válido: {e}"),
+        not_asset: "não é um arquivo de dados do Spotlight (número mágico incorreto)",
+        name_not_utf8: "o nome do conjunto de dados não é UTF-8",
+        sizes_overflow: "os tamanhos estouram",
+        trailing_bytes: |n| format!("{n} bytes sobrando depois do conjunto de dados"),
+        truncated: |needed, at, left| {
+            format!("arquivo de dados truncado: eram necessários mais {needed} bytes na posição {at}, restam {left}")
+        },
+        pool_too_large: |pool, attack, train, dataset| {
+            let both = if attack { " (membros + não membros para o ataque)" } else { "" };
+            format!("train_size: {pool} amostras{both} não cabem nas {train} imagens de treino de {dataset}")
+        },
+        no_other_dataset: "ood_source: \"other\" precisa do outro conjunto de dados carregado",
+        other_size: "ood_source: as imagens do outro conjunto de dados são de outro tamanho",
+        canary_size: |drawing, image| format!("canary: um desenho tem {drawing} pixels; as imagens deste conjunto, {image}"),
+        no_clean_member: "canary: não há nenhum membro limpo para substituir",
+    },
     bench: Bench {
         title: "Teste de desempenho",
         teach_before: "Quão rápido este navegador treina: amostras por segundo em passos de treinamento (propagação para frente, \
@@ -708,7 +836,7 @@ pub const PT: Status = Status {
         teach_after: " para executá-lo na hora.",
         run: "Executar o teste de desempenho",
         export: "Exportar o teste de desempenho (JSON)",
-        headers: ["backend de cálculo", "modelo", "lote", "amostras de treinamento/s", "uma época do MNIST"],
+        headers: ["backend de cálculo", "modelo", "lote", "amostras de treino/s", "uma época do MNIST"],
         needs_mnist: "O teste de desempenho precisa do MNIST, que não pôde ser carregado; execute-o de novo para tentar outra vez.",
         timing: |model, backend| format!("Medindo {model} em {backend}…"),
         timing_comparison: |backend| format!("Medindo a comparação dos controles em {backend}…"),
@@ -718,7 +846,7 @@ pub const PT: Status = Status {
         failed: |e| format!("erro: {e}"),
         load_failed: |e| format!("erro ao carregar: {e}"),
         comparison: |samples, epochs, shadows, backend| {
-            format!("A comparação ({samples} amostras de treinamento, {epochs} épocas, {shadows} modelos-sombra) em {backend}")
+            format!("A comparação ({samples} amostras de treino, {epochs} épocas, {shadows} modelos-sombra) em {backend}")
         },
         in_workers: |n| format!(" em {n} Web Workers"),
         on_page: " na thread da página",

@@ -69,7 +69,7 @@ pub const ES: Tour = Tour {
         },
         Step {
             title: "Observa la memorización",
-            text: "Pulsa Ejecutar. Las líneas gruesas son la exactitud en las muestras invertidas — la memorización; las \
+            text: "Pulsa Ejecutar. Las líneas gruesas son la exactitud en las muestras con etiqueta invertida — la memorización; las \
                    finas son el aprendizaje. ¿El modelo con BN sube más rápido y más alto que el modelo sin BN?",
         },
         Step {
@@ -80,7 +80,7 @@ pub const ES: Tour = Tour {
         },
         Step {
             title: "Frena γ/σ",
-            text: "Activa el regularizador γ/σ y vuelve a ejecutar. Frena el amplificador de BN: las muestras invertidas \
+            text: "Activa el regularizador γ/σ y vuelve a ejecutar. Frena el amplificador de BN: las muestras con etiqueta invertida \
                    deberían memorizarse menos, y filtrarse menos, mientras la exactitud de prueba se mantiene.",
         },
     ],
@@ -102,7 +102,7 @@ pub const PT: Tour = Tour {
         },
         Step {
             title: "Observe a memorização",
-            text: "Clique em Executar. As linhas grossas são a acurácia nas amostras trocadas — a memorização; as finas são \
+            text: "Clique em Executar. As linhas grossas são a acurácia nas amostras com rótulo trocado — a memorização; as finas são \
                    o aprendizado. O modelo com BN sobe mais rápido e mais alto que o modelo sem BN?",
         },
         Step {
@@ -113,7 +113,7 @@ pub const PT: Tour = Tour {
         },
         Step {
             title: "Contenha γ/σ",
-            text: "Ative o regularizador γ/σ e execute de novo. Ele segura o amplificador da BN: as amostras trocadas devem \
+            text: "Ative o regularizador γ/σ e execute de novo. Ele segura o amplificador da BN: as amostras com rótulo trocado devem \
                    ser menos memorizadas, e vazar menos, enquanto a acurácia de teste se mantém.",
         },
     ],

@@ -1,0 +1,9 @@
+//! The page's dataset and experiment-data errors in every language (`app/src/data_text.rs`, which
+//! uses only the core, this crate and `app/src/notice_text.rs`), tested natively: each language
+//! writes every error, and English is the data crate's and the core's text.
+
+#[path = "../../../app/src/notice_text.rs"]
+mod notice_text;
+
+#[path = "../../../app/src/data_text.rs"]
+mod data_text;
