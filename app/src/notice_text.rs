@@ -19,38 +19,9 @@ fn texts(lang: Lang) -> &'static Notices {
     &lang.texts().notices
 }
 
-/// A number as the core writes it (Rust's `{}`: `0.05`, `30000`, `18446744073709551615`), in the
-/// language's way: English unchanged (so that it equals the core's text), Spanish and Portuguese
-/// with a decimal comma and thousands grouped as [`Lang::num`] groups them. Anything else (`NaN`,
-/// `inf`) is left as it is.
+/// A number as the core writes it (Rust's `{}`), in the language's way ([`Lang::plain`]).
 pub fn number(lang: Lang, x: impl Display) -> String {
-    let text = x.to_string();
-    let (group, min_grouped) = match lang {
-        Lang::En => return text,
-        Lang::Es => ('.', 5),
-        Lang::Pt => ('.', 4),
-    };
-    let (sign, unsigned) = match text.strip_prefix('-') {
-        Some(rest) => ("-", rest),
-        None => ("", text.as_str()),
-    };
-    let (whole, frac) = unsigned.split_once('.').unwrap_or((unsigned, ""));
-    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    if whole.is_empty() || !digits(whole) || !digits(frac) {
-        return text;
-    }
-    let mut out = String::from(sign);
-    for (i, d) in whole.chars().enumerate() {
-        if i > 0 && whole.len() >= min_grouped && (whole.len() - i).is_multiple_of(3) {
-            out.push(group);
-        }
-        out.push(d);
-    }
-    if !frac.is_empty() {
-        out.push(',');
-        out.push_str(frac);
-    }
-    out
+    lang.plain(x)
 }
 
 /// A key or value a link gave, as a notice echoes it: shortened and quoted.

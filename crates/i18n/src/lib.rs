@@ -133,22 +133,46 @@ impl Lang {
             return format!("{x}");
         }
         let fixed = format!("{:.*}", decimals, x.abs());
+        let negative = x < 0.0 && fixed.bytes().any(|b| b.is_ascii_digit() && b != b'0');
         let (whole, frac) = fixed.split_once('.').unwrap_or((&fixed, ""));
+        self.digits(negative, whole, frac)
+    }
+
+    /// A number as Rust's `{}` writes it (`0.05`, `30000`: the core's texts), in the language's
+    /// way: English unchanged (so it equals the core's text), Spanish and Portuguese with a decimal
+    /// comma and thousands grouped as [`Lang::num`] groups them. Anything else (`NaN`, `inf`) is
+    /// left as it is.
+    pub fn plain(self, x: impl std::fmt::Display) -> String {
+        let text = x.to_string();
+        if self == Self::En {
+            return text;
+        }
+        let (negative, unsigned) = match text.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, text.as_str()),
+        };
+        let (whole, frac) = unsigned.split_once('.').unwrap_or((unsigned, ""));
+        let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+        if whole.is_empty() || !digits(whole) || !digits(frac) {
+            return text;
+        }
+        self.digits(negative, whole, frac)
+    }
+
+    /// A number from its sign and its whole and decimal digits: grouped and pointed as the
+    /// language writes them.
+    fn digits(self, negative: bool, whole: &str, frac: &str) -> String {
         let (group, point, min_grouped) = match self {
             Self::En => (',', '.', 4),
             Self::Es => ('.', ',', 5),
             Self::Pt => ('.', ',', 4),
         };
-        let mut out = String::new();
-        if x < 0.0 && fixed.bytes().any(|b| b.is_ascii_digit() && b != b'0') {
-            out.push('-');
-        }
-        let digits: Vec<char> = whole.chars().collect();
-        for (i, d) in digits.iter().enumerate() {
-            if i > 0 && digits.len() >= min_grouped && (digits.len() - i).is_multiple_of(3) {
+        let mut out = String::from(if negative { "-" } else { "" });
+        for (i, d) in whole.chars().enumerate() {
+            if i > 0 && whole.len() >= min_grouped && (whole.len() - i).is_multiple_of(3) {
                 out.push(group);
             }
-            out.push(*d);
+            out.push(d);
         }
         if !frac.is_empty() {
             out.push(point);
@@ -264,5 +288,13 @@ mod tests {
         assert_eq!(Lang::En.pct(0.05, 0), "5%");
         assert_eq!(Lang::Es.pct(0.125, 1), "12,5\u{a0}%");
         assert_eq!(Lang::Pt.pct(0.5, 0), "50%");
+        // As Rust writes it: English untouched, the others grouped and with a decimal comma.
+        assert_eq!(Lang::En.plain(30000), "30000");
+        assert_eq!(Lang::Es.plain(0.05), "0,05");
+        assert_eq!(Lang::Es.plain(3000), "3000");
+        assert_eq!(Lang::Es.plain(30000), "30.000");
+        assert_eq!(Lang::Pt.plain(-1234.5), "-1.234,5");
+        assert_eq!(Lang::Pt.plain(f64::NAN), "NaN");
+        assert_eq!(Lang::Pt.plain(1e-6), "0,000001");
     }
 }
