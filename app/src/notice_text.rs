@@ -92,24 +92,24 @@ pub fn link_notice(lang: Lang, n: &Notice) -> String {
     }
 }
 
-/// A control's text the field refused: `name` the field's link name, `raw` what was typed,
-/// `kept` the value the control shows again.
 /// Why a `run=1` link waits for a click.
 pub fn ask(lang: Lang, why: &AskWhy) -> String {
     let t = texts(lang);
     match why {
         AskWhy::ForeignFrame => t.ask_foreign_frame.to_string(),
         AskWhy::Large { cost, passes, budget, times } => (t.ask_large)(
-            &cost.epochs.to_string(),
-            &cost.samples.to_string(),
-            &cost.models.to_string(),
+            &number(lang, cost.epochs),
+            &number(lang, cost.samples),
+            &number(lang, cost.models),
             &lang.int(*passes),
-            &format!("{times:.0}"),
+            &number(lang, times.round()),
             &lang.int(*budget),
         ),
     }
 }
 
+/// A control's text the field refused: `name` the field's link name, `raw` what was typed,
+/// `kept` the value the control shows again.
 pub fn invalid_control(lang: Lang, name: &str, raw: &str, reason: &ReadError, kept: &str) -> String {
     (texts(lang).invalid_control)(name, &format!("{raw:?}"), &read_error(lang, reason), kept)
 }
@@ -252,7 +252,7 @@ mod tests {
             }
         }
         let link::AutoRun::Ask(why) = link::autorun(&large, false, false) else { unreachable!() };
-        assert!(ask(Lang::Pt, &why).contains("780.000.000"), "{}", ask(Lang::Pt, &why));
+        assert!(ask(Lang::Pt, &why).contains("200 épocas × 30.000 amostras × 130 modelos = 780.000.000"), "{}", ask(Lang::Pt, &why));
     }
 
     #[test]

@@ -19,7 +19,7 @@ pub fn LanguageMenu(ui: Ui) -> impl IntoView {
                 }>
                 {Lang::ALL
                     .into_iter()
-                    .map(|l| view! { <option value=l.code() selected=move || ui.lang.get() == l>{l.name()}</option> })
+                    .map(|l| view! { <option value=l.code()>{l.name()}</option> })
                     .collect_view()}
             </select>
         </label>

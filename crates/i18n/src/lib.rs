@@ -183,7 +183,7 @@ impl Lang {
 
     /// A whole number, grouped the language's way.
     pub fn int(self, n: u64) -> String {
-        self.num(n as f64, 0)
+        self.digits(false, &n.to_string(), "")
     }
 
     /// A share (0.05) as a percentage with `decimals` decimals: `5%`, `5 %` in Spanish.
@@ -263,6 +263,11 @@ mod tests {
     }
 
     #[test]
+    fn the_links_languages_are_the_pages() {
+        assert_eq!(spotlight_core::course::LANGS, Lang::ALL.map(Lang::code), "lang= must accept exactly the page's languages");
+    }
+
+    #[test]
     fn languages_by_code_and_by_browser() {
         assert_eq!(Lang::parse("es"), Some(Lang::Es));
         assert_eq!(Lang::parse("pt-BR"), Some(Lang::Pt));
@@ -284,6 +289,7 @@ mod tests {
         assert_eq!(Lang::Pt.num(-0.004, 2), "0,00");
         assert_eq!(Lang::En.num(-3.25, 1), "-3.2");
         assert_eq!(Lang::En.int(1_000_000), "1,000,000");
+        assert_eq!(Lang::Pt.int(u64::MAX), "18.446.744.073.709.551.615", "exact, not through f64");
         assert_eq!(Lang::En.num(999.0, 0), "999");
         assert_eq!(Lang::En.pct(0.05, 0), "5%");
         assert_eq!(Lang::Es.pct(0.125, 1), "12,5\u{a0}%");
