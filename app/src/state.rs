@@ -14,7 +14,6 @@ use spotlight_core::course::Course;
 use spotlight_core::experiment::Progress;
 use spotlight_core::link::{self, AskWhy, Link};
 use spotlight_core::{Report, Variant};
-use spotlight_i18n::status::Status;
 use spotlight_i18n::{Lang, Texts};
 
 use crate::backend::{self, Backend};
@@ -89,15 +88,6 @@ pub enum BenchNote {
     Done,
     /// The comparison did not finish: how it ended.
     Unfinished(Activity),
-}
-
-/// A model's name in the page's language.
-pub fn model_name(s: &Status, v: Variant) -> &'static str {
-    match v {
-        Variant::Bn => s.models.bn,
-        Variant::BnReg => s.models.bn_reg,
-        Variant::Plain => s.models.plain,
-    }
 }
 
 /// The progress bar's numbers (the core driver's `Pace`, as last drawn).

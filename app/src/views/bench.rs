@@ -6,10 +6,11 @@ use leptos::task::spawn_local;
 
 use spotlight_core::Variant;
 use spotlight_i18n::Lang;
+use spotlight_plots::model_name;
 
 use crate::backend;
 use crate::session::run_bench;
-use crate::state::{Activity, BenchNote, Ui, model_name};
+use crate::state::{Activity, BenchNote, Ui};
 use crate::views::progress::{self, phases};
 use crate::views::{Cell, KeyedRows, cell};
 use crate::web;
@@ -29,7 +30,7 @@ pub fn BenchView(ui: Ui) -> impl IntoView {
                 .map(|t| {
                     vec![
                         cell(backend::shown(&t.backend, s)),
-                        cell(model_name(s, Variant::unregularized(t.batch_norm))),
+                        cell(model_name(Variant::unregularized(t.batch_norm), lang)),
                         cell(lang.int(t.batch_size as u64)),
                         Cell { text: lang.num(t.samples_per_s, 0), class: "rate" },
                         cell(format!("{} s", lang.num(t.mnist_epoch_s(), 1))),
@@ -91,7 +92,7 @@ fn note(lang: Lang, n: &BenchNote) -> String {
         BenchNote::NoGpu(label, e) => format!("{}: {}", backend::shown(label, s), (s.banner.webgpu_failed)(e)),
         BenchNote::Failed(label, e) => format!("{}: {}", backend::shown(label, s), progress::model_error(s, e)),
         BenchNote::NoMnist => b.needs_mnist.into(),
-        BenchNote::Timing(model, label) => (b.timing)(model_name(s, *model), &backend::shown(label, s)),
+        BenchNote::Timing(model, label) => (b.timing)(model_name(*model, lang), &backend::shown(label, s)),
         BenchNote::TimingComparison(label) => (b.timing_comparison)(&backend::shown(label, s)),
         BenchNote::Done => b.done.into(),
         BenchNote::Unfinished(how) => (b.unfinished)(&match how {

@@ -7,8 +7,9 @@ use spotlight_core::experiment::Phase;
 use spotlight_core::{Report, Variant};
 use spotlight_i18n::Lang;
 use spotlight_i18n::status::Status;
+use spotlight_plots::model_name;
 
-use crate::state::{Activity, Doing, Loading, Ui, model_name};
+use crate::state::{Activity, Doing, Loading, Ui};
 use crate::web;
 
 #[component]
@@ -82,7 +83,7 @@ fn loading(lang: Lang, l: &Loading, short: bool) -> String {
 fn doing(lang: Lang, d: &Doing) -> String {
     let s = &lang.texts().status;
     let w = &s.doing;
-    let model = |v: Option<Variant>| v.map_or("", |v| model_name(s, v));
+    let model = |v: Option<Variant>| v.map_or("", |v| model_name(v, lang));
     match d {
         Doing::Nothing => String::new(),
         Doing::Done => w.done.to_string(),
@@ -98,7 +99,7 @@ fn doing(lang: Lang, d: &Doing) -> String {
             } else {
                 let mut parts = Vec::new();
                 if !b.training.is_empty() {
-                    let names: Vec<&str> = b.training.iter().map(|&v| model_name(s, v)).collect();
+                    let names: Vec<&str> = b.training.iter().map(|&v| model_name(v, lang)).collect();
                     parts.push((w.training)(&names.join(w.and)));
                 }
                 if let Some(c) = b.shadows {
@@ -158,25 +159,27 @@ fn AutoRunAsk(ui: Ui) -> impl IntoView {
 /// What went wrong in each model (a diverged loss, a failed backend, an attack that could not run).
 #[component]
 fn ModelErrors(ui: Ui) -> impl IntoView {
-    let failures = move || {
-        let s = &ui.t().status;
-        ui.report.with(|r| r.as_ref().map(|r| failures(s, r)).unwrap_or_default())
-    };
+    // Once per report or language, for the list and for whether to show it.
+    let failures = Memo::new(move |_| {
+        let lang = ui.lang.get();
+        ui.report.with(|r| r.as_ref().map(|r| failures(lang, r)).unwrap_or_default())
+    });
     view! {
-        <Show when=move || !failures().is_empty()>
+        <Show when=move || failures.with(|f| !f.is_empty())>
             <div id="model-errors" class="model-errors" role="alert">
                 <strong>{ui.tr(|t| t.status.progress.not_every_model)}</strong>
-                <ul><For each=failures key=|f| f.clone() children=|f| view! { <li>{f}</li> } /></ul>
+                <ul><For each=move || failures.get() key=|f| f.clone() children=|f| view! { <li>{f}</li> } /></ul>
             </div>
         </Show>
     }
 }
 
 /// Each model's error, and each failed attack's (the core's `Report::failures`, in the page's language).
-fn failures(s: &Status, r: &Report) -> Vec<String> {
+fn failures(lang: Lang, r: &Report) -> Vec<String> {
+    let s = &lang.texts().status;
     let mut out = Vec::new();
     for run in &r.runs {
-        let name = model_name(s, r.variant(run));
+        let name = model_name(r.variant(run), lang);
         if let Some(e) = &run.error {
             out.push(format!("{name}: {}", model_error(s, e)));
         }

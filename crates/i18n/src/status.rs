@@ -15,8 +15,6 @@ pub struct Status {
     pub data: Data,
     pub bench: Bench,
     pub crash: Crash,
-    /// The models' names in running text ("training no-BN: epoch 2").
-    pub models: Models,
 }
 
 /// Which backend the page trains on, and why; the notices' frame.
@@ -313,13 +311,6 @@ pub struct Crash {
     pub leave: &'static str,
 }
 
-#[derive(Debug, Serialize)]
-pub struct Models {
-    pub bn: &'static str,
-    pub bn_reg: &'static str,
-    pub plain: &'static str,
-}
-
 pub const EN: Status = Status {
     banner: Banner {
         starting: "Backend: starting (WebGPU if this browser has it, else the CPU)…",
@@ -489,7 +480,6 @@ pub const EN: Status = Status {
         uncaught: "an uncaught error",
         leave: "A run is going on; leaving the page loses it.",
     },
-    models: Models { bn: "BN", bn_reg: "BN + γ/σ reg", plain: "no-BN" },
 };
 
 pub const ES: Status = Status {
@@ -676,7 +666,6 @@ pub const ES: Status = Status {
         uncaught: "un error no capturado",
         leave: "Hay una ejecución en curso; salir de la página la pierde.",
     },
-    models: Models { bn: "BN", bn_reg: "BN + reg. γ/σ", plain: "sin BN" },
 };
 
 pub const PT: Status = Status {
@@ -861,7 +850,6 @@ pub const PT: Status = Status {
         uncaught: "um erro não capturado",
         leave: "Há uma execução em andamento; sair da página a perde.",
     },
-    models: Models { bn: "BN", bn_reg: "BN + reg. γ/σ", plain: "sem BN" },
 };
 
 #[cfg(test)]
@@ -878,6 +866,8 @@ mod tests {
     #[test]
     fn english_is_the_cores() {
         let (d, f) = (&EN.doing, &EN.failure);
+        // The models' names are the charts' (one table for the page).
+        let models = &crate::charts::EN.models;
         let n = |x: f64| Lang::En.num(x, 1);
         let t = PhaseTimes { targets_s: 7.62, shadows_s: 3.05, attack_s: 0.1, total_s: 10.77 };
         assert_eq!((d.phases)(&n(t.targets_s), &(d.shadows_s)(&n(t.shadows_s)), &n(t.attack_s)), t.describe());
@@ -894,16 +884,16 @@ mod tests {
             measured: false,
             shadow: 0,
         };
-        assert_eq!((d.target)(EN.models.plain, "2", "14"), p.describe());
+        assert_eq!((d.target)(models.no_bn, "2", "14"), p.describe());
         let p = Progress { phase: Phase::Shadows, variant: Some(Variant::Bn), shadow: 3, ..p };
-        assert_eq!((d.shadow)("3", EN.models.bn), p.describe());
+        assert_eq!((d.shadow)("3", models.bn), p.describe());
         assert_eq!(d.attacking, Progress { phase: Phase::Attack, ..p.clone() }.describe());
         assert_eq!(d.done, Progress { phase: Phase::Done, ..p }.describe());
         for v in [Variant::Bn, Variant::BnReg, Variant::Plain] {
             let name = match v {
-                Variant::Bn => EN.models.bn,
-                Variant::BnReg => EN.models.bn_reg,
-                Variant::Plain => EN.models.plain,
+                Variant::Bn => models.bn,
+                Variant::BnReg => models.bn_reg,
+                Variant::Plain => models.no_bn,
             };
             assert_eq!(name, v.label());
         }
