@@ -8,7 +8,7 @@ use spotlight_core::Variant;
 use spotlight_core::canary::{self, SIDE};
 use spotlight_core::config::DatasetName;
 use spotlight_core::report::{CanaryPoint, CanaryScore};
-use spotlight_i18n::{Lang, Texts};
+use spotlight_i18n::Texts;
 use spotlight_plots::model_name;
 
 use crate::state::Ui;
@@ -260,11 +260,6 @@ fn followed(ui: Ui) -> Vec<Followed> {
     })
 }
 
-/// A count (a rank, the candidates) as the language writes it; English as it always has (ungrouped).
-fn count(lang: Lang, n: usize) -> String {
-    if lang == Lang::En { n.to_string() } else { lang.int(n as u64) }
-}
-
 /// After a run with a canary: what each model predicted for it over the epochs, the probability
 /// it gave the planted label, its gradient norm, and the attacker's confidence, side by side.
 #[component]
@@ -296,8 +291,8 @@ pub fn CanaryView(ui: Ui) -> impl IntoView {
                     (t.scored)(
                         model_name(f.model, lang),
                         &lang.pct(s.confidence, 0),
-                        &count(lang, s.rank),
-                        &count(lang, s.candidates),
+                        &lang.plain(s.rank),
+                        &lang.plain(s.candidates),
                         &lang.pct(s.median_clean_member, 0),
                         &lang.pct(s.median_non_member, 0),
                     )

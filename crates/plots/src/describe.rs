@@ -25,14 +25,6 @@ pub fn num(y: f64, lang: Lang) -> String {
     }
 }
 
-/// A whole number (a count): English ungrouped, as it always was.
-pub fn int(n: usize, lang: Lang) -> String {
-    match lang {
-        Lang::En => n.to_string(),
-        _ => lang.int(n as u64),
-    }
-}
-
 /// A share as a percentage.
 pub fn pct(y: f64, lang: Lang) -> String {
     if y.is_finite() { lang.pct(y, 0) } else { lang.texts().charts.not_available.into() }
@@ -42,14 +34,6 @@ pub fn pct(y: f64, lang: Lang) -> String {
 pub fn percent(y: f64, lang: Lang) -> String {
     let sign = lang.pct(0.0, 0);
     format!("{}{}", num(y, lang), sign.trim_start_matches('0'))
-}
-
-/// A number as Rust writes it (shortest exact form: a λ), with the language's decimal sign.
-pub fn plain(x: f64, lang: Lang) -> String {
-    match lang {
-        Lang::En => format!("{x}"),
-        _ => format!("{x}").replace('.', ","),
-    }
 }
 
 /// One line of a chart in words: each point when there are few, else where it starts, peaks and
@@ -65,7 +49,7 @@ pub fn series(label: &str, x_name: &str, points: &[(f64, f64)], y: fn(f64, Lang)
         few if few.len() <= 6 => format!("{label}: {}", few.iter().map(at).collect::<Vec<_>>().join(", ")),
         many => {
             let top = many.iter().copied().fold((f64::NAN, f64::MIN), |t, p| if p.1 > t.1 { p } else { t });
-            let n = int(many.len(), lang);
+            let n = lang.plain(many.len());
             format!("{label}: {}", (t.summary)(&n, &at(&many[0]), &at(&many[many.len() - 1]), &at(&top)))
         }
     }
@@ -98,7 +82,7 @@ mod tests {
         assert_eq!(num(1234.5, en), "1234");
         assert_eq!(pct(0.875, en), "88%");
         assert_eq!(percent(12.25, en), "12.2%");
-        assert_eq!(plain(0.001, en), "0.001");
+        assert_eq!(en.plain(0.001), "0.001");
         assert_eq!(series("BN", "epoch", &[(0.0, 0.1), (1.0, 0.5)], pct, en), "BN: 10% at epoch 0, 50% at epoch 1");
         let many: Vec<(f64, f64)> = (0..10).map(|i| (f64::from(i), if i == 4 { 0.9 } else { 0.2 })).collect();
         assert_eq!(series("x", "epoch", &many, pct, en), "x: 10 points, from 20% at epoch 0 to 20% at epoch 9, highest 90% at epoch 4");
@@ -112,7 +96,7 @@ mod tests {
         assert_eq!(pct(0.875, Lang::Es), "88\u{a0}%");
         assert_eq!(percent(12.25, Lang::Es), "12,2\u{a0}%");
         assert_eq!(percent(12.25, Lang::Pt), "12,2%");
-        assert_eq!(plain(0.001, Lang::Pt), "0,001");
+        assert_eq!(Lang::Pt.plain(0.001), "0,001");
         assert_eq!(
             series("BN", "época", &[(0.0, 0.1), (1.5, 0.5)], pct, Lang::Es),
             "BN: 10\u{a0}% en la época 0, 50\u{a0}% en la época 1,50"

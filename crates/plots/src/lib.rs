@@ -277,7 +277,7 @@ pub fn grad_norm_histograms(report: &Report, lang: Lang) -> String {
         let g = &run.last().unwrap().grad_norms;
         for (group, v) in [(t.clean, &g.clean), (t.noisy, &g.noisy)] {
             if let Some(m) = median(v) {
-                let said = (t.median_over)(&describe::num(m, lang), &describe::int(v.len(), lang));
+                let said = (t.median_over)(&describe::num(m, lang), &lang.plain(v.len()));
                 desc.push(format!("{}, {group}: {said}", run_name(report, run, lang)));
             }
         }
@@ -533,7 +533,7 @@ pub fn tradeoff_chart(table: &PaperTable, lang: Lang) -> String {
         let auc = p.lira_auc.as_ref().map(|a| format!(", LiRA AUC {}", describe::num(a.mean, lang))).unwrap_or_default();
         desc.push(format!(
             "λ = {}: {} {}, {} {}{auc}",
-            describe::plain(p.lambda, lang),
+            lang.plain(p.lambda),
             t.test_accuracy,
             describe::percent(p.test_acc.mean, lang),
             t.flipped_label_accuracy,
@@ -577,7 +577,7 @@ pub fn tradeoff_chart(table: &PaperTable, lang: Lang) -> String {
         for p in pts {
             chart
                 .draw_series(std::iter::once(Text::new(
-                    format!("λ={}", describe::plain(p.lambda, lang)),
+                    format!("λ={}", lang.plain(p.lambda)),
                     (p.test_acc.mean, p.flipped_acc.mean + ymax * 0.04),
                     ("sans-serif", 11),
                 )))
