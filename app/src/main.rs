@@ -10,6 +10,7 @@ mod data_text;
 mod datasets;
 mod notice_text;
 mod pool;
+mod run_text;
 mod session;
 mod state;
 mod views;

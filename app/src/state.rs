@@ -13,6 +13,7 @@ use spotlight_core::config::Config;
 use spotlight_core::course::Course;
 use spotlight_core::experiment::Progress;
 use spotlight_core::link::{self, AskWhy, Link};
+use spotlight_core::report::RunError;
 use spotlight_core::{Report, Variant};
 use spotlight_i18n::{Lang, Texts};
 
@@ -79,7 +80,7 @@ pub enum BenchNote {
     /// The page's WebGPU device could not be opened: the backend's label, burn's error.
     NoGpu(String, String),
     /// A backend could not be timed: its label, the error.
-    Failed(String, String),
+    Failed(String, RunError),
     NoMnist,
     /// Timing a model on a backend (its label).
     Timing(Variant, String),

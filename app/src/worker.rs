@@ -13,7 +13,7 @@ use spotlight_core::backend::BackendName;
 use spotlight_core::experiment::shadow_keep;
 use spotlight_core::experiment_data::ExperimentData;
 use spotlight_core::jobs::{self, Job, JobOutput, JobResult};
-use spotlight_core::report::{AttackReport, Readout};
+use spotlight_core::report::{AttackReport, Readout, RunError};
 use spotlight_i18n::status::Status;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
@@ -59,12 +59,12 @@ pub enum FromWorker {
     },
     Trained {
         index: usize,
-        result: Result<JobResult, String>,
+        result: Result<JobResult, RunError>,
         memory: f64,
     },
     Attacked {
         variant: usize,
-        result: Result<AttackReport, String>,
+        result: Result<AttackReport, RunError>,
     },
     /// The worker cannot go on: a panic, the module failed to load, a message it cannot read.
     Failed(Trouble),
@@ -109,10 +109,6 @@ impl Trouble {
         }
     }
 }
-
-/// The words of a model's error kept in the report (English, as the core's are: the page shows
-/// them in its language, `progress::model_error`).
-const REPORTED: &spotlight_i18n::status::Failure = &spotlight_i18n::EN.status.failure;
 
 thread_local! {
     static DATA: RefCell<Option<ExperimentData>> = const { RefCell::new(None) };
@@ -176,9 +172,9 @@ fn receive(v: &wasm_bindgen::JsValue) -> Result<(), Trouble> {
         ToWorker::Attack { variant, config, target, shadow_phi } => {
             let result = DATA.with(|d| {
                 let d = d.borrow();
-                let data = d.as_ref().ok_or(REPORTED.attack_before_data)?;
+                let data = d.as_ref().ok_or(RunError::AttackBeforeData)?;
                 let keep = shadow_keep(&config, data.pool.labels.len());
-                jobs::attack_of(&config, data, &keep, &target, &shadow_phi).ok_or_else(|| REPORTED.nothing_to_attack.to_string())?
+                jobs::attack_of(&config, data, &keep, &target, &shadow_phi).ok_or(RunError::NothingToAttack)?
             });
             post(&FromWorker::Attacked { variant, result });
         }
@@ -188,7 +184,7 @@ fn receive(v: &wasm_bindgen::JsValue) -> Result<(), Trouble> {
 
 async fn train(index: usize, job: Job, backend: String, gpu: bool) {
     let Some(data) = DATA.with(|d| d.borrow_mut().take()) else {
-        post(&FromWorker::Trained { index, result: Err(REPORTED.job_before_data.into()), memory: web::memory_bytes() });
+        post(&FromWorker::Trained { index, result: Err(RunError::JobBeforeData), memory: web::memory_bytes() });
         return;
     };
     let mut last = f64::NEG_INFINITY;
@@ -215,7 +211,7 @@ async fn train(index: usize, job: Job, backend: String, gpu: bool) {
     };
     let result = match device {
         Ok(device) => jobs::run_job_on(&job, &data, &device, &backend, || web::now_ms() / 1000.0, on_progress).await,
-        Err(e) => Err(e),
+        Err(e) => Err(RunError::Other(e)),
     };
     DATA.with(|d| *d.borrow_mut() = Some(data));
     post(&FromWorker::Trained { index, result, memory: web::memory_bytes() });

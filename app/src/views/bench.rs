@@ -8,12 +8,12 @@ use spotlight_core::Variant;
 use spotlight_i18n::Lang;
 use spotlight_plots::model_name;
 
-use crate::backend;
 use crate::session::run_bench;
 use crate::state::{Activity, BenchNote, Ui};
-use crate::views::progress::{self, phases};
+use crate::views::progress::phases;
 use crate::views::{Cell, KeyedRows, cell};
 use crate::web;
+use crate::{backend, run_text};
 
 #[component]
 pub fn BenchView(ui: Ui) -> impl IntoView {
@@ -90,7 +90,7 @@ fn note(lang: Lang, n: &BenchNote) -> String {
     match n {
         BenchNote::None => String::new(),
         BenchNote::NoGpu(label, e) => format!("{}: {}", backend::shown(label, s), (s.banner.webgpu_failed)(e)),
-        BenchNote::Failed(label, e) => format!("{}: {}", backend::shown(label, s), progress::model_error(s, e)),
+        BenchNote::Failed(label, e) => format!("{}: {}", backend::shown(label, s), run_text::run_error(s, e)),
         BenchNote::NoMnist => b.needs_mnist.into(),
         BenchNote::Timing(model, label) => (b.timing)(model_name(*model, lang), &backend::shown(label, s)),
         BenchNote::TimingComparison(label) => (b.timing_comparison)(&backend::shown(label, s)),

@@ -6,9 +6,9 @@ use spotlight_core::bench::PhaseTimes;
 use spotlight_core::experiment::Phase;
 use spotlight_core::{Report, Variant};
 use spotlight_i18n::Lang;
-use spotlight_i18n::status::Status;
 use spotlight_plots::model_name;
 
+use crate::run_text::run_error;
 use crate::state::{Activity, Doing, Loading, Ui};
 use crate::web;
 
@@ -181,36 +181,13 @@ fn failures(lang: Lang, r: &Report) -> Vec<String> {
     for run in &r.runs {
         let name = model_name(r.variant(run), lang);
         if let Some(e) = &run.error {
-            out.push(format!("{name}: {}", model_error(s, e)));
+            out.push(format!("{name}: {}", run_error(s, e)));
         }
         if let Some(e) = &run.attack_error {
-            out.push(format!("{name} ({}): {}", s.progress.attack, model_error(s, e)));
+            out.push(format!("{name} ({}): {}", s.progress.attack, run_error(s, e)));
         }
     }
     out
-}
-
-/// A model's error as the report keeps it (English) in the page's language: the core's training
-/// errors ("training stopped: the loss became NaN at epoch 2, step 14; try a lower learning rate",
-/// "training stopped: the backend failed: …") and the workers' own; any other as it is (the
-/// backend's and the attack's errors are burn's and the core's words).
-pub fn model_error(s: &Status, e: &str) -> String {
-    let f = &s.failure;
-    let en = &spotlight_i18n::EN.status.failure;
-    if let Some(rest) = e.strip_prefix("training stopped: the loss became ")
-        && let Some(rest) = rest.strip_suffix("; try a lower learning rate")
-        && let Some((value, rest)) = rest.split_once(" at epoch ")
-        && let Some((epoch, step)) = rest.split_once(", step ")
-    {
-        return (f.loss_diverged)(value, epoch, step);
-    }
-    if let Some(m) = e.strip_prefix("training stopped: the backend failed: ") {
-        return (f.backend_failed)(m);
-    }
-    [(en.job_before_data, f.job_before_data), (en.attack_before_data, f.attack_before_data), (en.nothing_to_attack, f.nothing_to_attack)]
-        .into_iter()
-        .find(|(english, _)| *english == e)
-        .map_or_else(|| e.to_string(), |(_, shown)| shown.to_string())
 }
 
 /// The report as JSON and the curves as CSV, once there is a report.

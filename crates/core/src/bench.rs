@@ -12,6 +12,7 @@ use crate::config::{Config, DatasetName};
 use crate::data::Dataset;
 use crate::experiment::Phase;
 use crate::experiment_data::{DeviceData, ExperimentData};
+use crate::report::RunError;
 use crate::train::Trainer;
 
 /// Untimed steps before the timed ones (kernel compilation, allocator warm-up).
@@ -89,23 +90,23 @@ pub async fn train_throughput(
     batch_size: usize,
     steps: usize,
     clock: &dyn Fn() -> f64,
-) -> Result<Throughput, String> {
-    check_throughput(batch_size, steps)?;
+) -> Result<Throughput, RunError> {
+    check_throughput(batch_size, steps).map_err(RunError::Other)?;
     let config = throughput_config(batch_norm, batch_size, steps);
-    let data = ExperimentData::build(&config, dataset, None)?;
+    let data = ExperimentData::build(&config, dataset, None).map_err(|e| RunError::Other(e.to_string()))?;
     let device_data = DeviceData::new(&data, device);
     let mut t = Trainer::new(&config, Variant::unregularized(batch_norm), &data, &device_data, data.members(), config.seed);
     for _ in 0..WARMUP {
-        t.step().await.map_err(|e| e.to_string())?;
+        t.step().await?;
         crate::yielder::pause().await;
     }
-    t.sync().await.map_err(|e| e.to_string())?;
+    t.sync().await?;
     let start = clock();
     for _ in 0..steps {
-        t.step().await.map_err(|e| e.to_string())?;
+        t.step().await?;
         crate::yielder::pause().await;
     }
-    t.sync().await.map_err(|e| e.to_string())?;
+    t.sync().await?;
     let seconds = (clock() - start).max(1e-9);
     Ok(Throughput {
         backend: backend.to_string(),

@@ -11,7 +11,7 @@ use crate::bench::PhaseTimes;
 use crate::experiment::shadow_keep;
 use crate::experiment_data::ExperimentData;
 use crate::jobs::{Job, JobOutput, JobResult, Role, job_steps, jobs_of};
-use crate::report::{AttackReport, ModelRun, Readout, Report};
+use crate::report::{AttackReport, ModelRun, Readout, Report, RunError};
 use crate::{Config, Variant};
 
 /// What a free worker does next.
@@ -131,7 +131,7 @@ impl Board {
 
     /// Job `index` ended at `now`: its result, or why it could not run (a target: the model's
     /// error; a shadow: left out of the attack, as a diverged one is).
-    pub fn job_done(&mut self, index: usize, result: Result<JobResult, String>, now: f64) {
+    pub fn job_done(&mut self, index: usize, result: Result<JobResult, RunError>, now: f64) {
         let Some(job) = self.jobs.get(index) else { return };
         let role = job.role;
         self.steps_done[index] = self.steps_total[index];
@@ -165,7 +165,7 @@ impl Board {
     }
 
     /// The attack on model `variant` ended.
-    pub fn attack_done(&mut self, variant: usize, result: Result<AttackReport, String>) {
+    pub fn attack_done(&mut self, variant: usize, result: Result<AttackReport, RunError>) {
         if let Some(run) = self.runs.get_mut(variant) {
             match result {
                 Ok(a) => run.attack = Some(a),

@@ -10,8 +10,8 @@ use crate::attack;
 use crate::data::Dataset;
 use crate::data::transforms::SampleKind;
 use crate::experiment_data::{BuildError, DeviceData, ExperimentData};
-use crate::report::{AttackReport, CanaryScore, Exposed, GroupMean, ModelRun, Report};
-use crate::train::{Trainer, read_logits};
+use crate::report::{AttackReport, CanaryScore, Exposed, GroupMean, ModelRun, Report, RunError};
+use crate::train::{TrainError, Trainer, read_logits};
 use crate::{Config, Variant};
 
 /// The most-exposed members listed per model.
@@ -116,10 +116,14 @@ pub fn shadow_trainer(
 }
 
 /// The attack scores (loss, confidence, φ) of a model on every candidate of the pool.
-pub async fn pool_scores(model: &crate::model::LeNet, data: &ExperimentData, device_data: &DeviceData) -> Result<attack::Scores, String> {
+pub async fn pool_scores(
+    model: &crate::model::LeNet,
+    data: &ExperimentData,
+    device_data: &DeviceData,
+) -> Result<attack::Scores, TrainError> {
     let valid = burn::module::Module::valid(model);
     let all: Vec<usize> = (0..data.pool.labels.len()).collect();
-    let z = read_logits(&valid, &device_data.images, &all, &device_data.device).await.map_err(|e| e.to_string())?;
+    let z = read_logits(&valid, &device_data.images, &all, &device_data.device).await?;
     Ok(attack::scores(&z, usize::from(data.classes), &data.pool.labels))
 }
 
@@ -317,7 +321,7 @@ impl Experiment {
             let of = self.variants[i];
             match self.targets[i].start_target(&self.data).await {
                 Ok(readout) => self.runs[i].record(readout),
-                Err(e) => self.fail(i, e.to_string()),
+                Err(e) => self.fail(i, e.into()),
             }
             return self.progress(Some(of), 0, 0, true);
         }
@@ -339,17 +343,17 @@ impl Experiment {
                 Progress { measured, ..self.progress(Some(of), info.epoch, info.step, info.epoch_done) }
             }
             Err(e) => {
-                self.fail(i, e.to_string());
+                self.fail(i, e.into());
                 self.progress(Some(of), 0, 0, false)
             }
         }
     }
 
-    fn fail(&mut self, i: usize, message: String) {
+    fn fail(&mut self, i: usize, error: RunError) {
         // The steps this model will not take no longer count.
         let t = &self.targets[i];
         self.steps_done += t.total_steps() - t.steps_done();
-        self.runs[i].error = Some(message);
+        self.runs[i].error = Some(error);
     }
 
     async fn advance_shadows(&mut self) -> Progress {
@@ -398,8 +402,8 @@ impl Experiment {
         self.progress(Some(of), epoch, step, false)
     }
 
-    async fn attack_one(&self, v: usize) -> Result<AttackReport, String> {
+    async fn attack_one(&self, v: usize) -> Result<AttackReport, RunError> {
         let target = pool_scores(self.targets[v].model(), &self.data, &self.device_data).await?;
-        attack_report(&self.config, &self.data, &target, &self.shadows.keep, &self.shadows.phi[v])
+        attack_report(&self.config, &self.data, &target, &self.shadows.keep, &self.shadows.phi[v]).map_err(RunError::Other)
     }
 }

@@ -14,8 +14,8 @@ use crate::Config;
 use crate::data::Dataset;
 use crate::experiment::{attack_report, pool_scores, shadow_keep, shadow_trainer};
 use crate::experiment_data::{DeviceData, ExperimentData};
-use crate::report::{AttackReport, ModelRun, Readout, Report};
-use crate::train::Trainer;
+use crate::report::{AttackReport, ModelRun, Readout, Report, RunError};
+use crate::train::{TrainError, Trainer};
 
 /// Which model of an experiment a job trains. `variant` indexes `Config::variants()`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -99,7 +99,7 @@ pub async fn run_job(
     clock: impl Fn() -> f64,
 ) -> Result<JobResult, String> {
     let data = ExperimentData::build(&job.config, dataset, other)?;
-    run_job_on(job, &data, device, backend, clock, |_| {}).await
+    run_job_on(job, &data, device, backend, clock, |_| {}).await.map_err(|e| e.to_string())
 }
 
 /// Where a job stands after one of its training steps (or its epoch-0 measurement).
@@ -121,7 +121,7 @@ pub async fn run_job_on(
     backend: &str,
     clock: impl Fn() -> f64,
     mut on_progress: impl FnMut(JobProgress),
-) -> Result<JobResult, String> {
+) -> Result<JobResult, RunError> {
     let started = clock();
     let config = &job.config;
     let device_data = DeviceData::new(data, device);
@@ -136,7 +136,7 @@ pub async fn run_job_on(
                     JobOutput::Target { run, loss: s.loss, phi: s.phi }
                 }
                 Err(e) => {
-                    run.error = Some(e);
+                    run.error = Some(e.into());
                     JobOutput::Target { run, loss: Vec::new(), phi: Vec::new() }
                 }
             }
@@ -170,12 +170,12 @@ async fn train_target(
     data: &ExperimentData,
     run: &mut ModelRun,
     on_progress: &mut impl FnMut(JobProgress),
-) -> Result<(), String> {
-    let readout = t.start_target(data).await.map_err(|e| e.to_string())?;
+) -> Result<(), TrainError> {
+    let readout = t.start_target(data).await?;
     run.record(readout.clone());
     on_progress(JobProgress { steps_done: 0, steps_total: t.total_steps(), readout: Some(readout) });
     while !t.finished() {
-        let (_, readout) = t.target_step(data).await.map_err(|e| e.to_string())?;
+        let (_, readout) = t.target_step(data).await?;
         let measured = readout != Readout::default();
         run.record(readout.clone());
         on_progress(JobProgress { steps_done: t.steps_done(), steps_total: t.total_steps(), readout: measured.then_some(readout) });
@@ -183,11 +183,11 @@ async fn train_target(
     Ok(())
 }
 
-async fn train_shadow(t: &mut Trainer, on_progress: &mut impl FnMut(JobProgress)) -> Result<(), String> {
+async fn train_shadow(t: &mut Trainer, on_progress: &mut impl FnMut(JobProgress)) -> Result<(), TrainError> {
     while !t.finished() {
-        let info = t.step().await.map_err(|e| e.to_string())?;
+        let info = t.step().await?;
         if info.epoch_done {
-            t.end_epoch_unmeasured().await.map_err(|e| e.to_string())?;
+            t.end_epoch_unmeasured().await?;
         }
         on_progress(JobProgress { steps_done: t.steps_done(), steps_total: t.total_steps(), readout: None });
     }
@@ -203,15 +203,15 @@ pub fn attack_of(
     keep: &[Vec<bool>],
     target: &JobOutput,
     shadow_phi: &[Option<Vec<f64>>],
-) -> Option<Result<AttackReport, String>> {
+) -> Option<Result<AttackReport, RunError>> {
     let JobOutput::Target { run, loss, phi } = target else {
-        return Some(Err("not a target model's output".into()));
+        return Some(Err(RunError::Other("not a target model's output".into())));
     };
     if run.error.is_some() || config.shadow_models < 2 {
         return None;
     }
     let scores = crate::attack::Scores { confidence: loss.iter().map(|l| (-l).exp()).collect(), loss: loss.clone(), phi: phi.clone() };
-    Some(attack_report(config, data, &scores, keep, shadow_phi))
+    Some(attack_report(config, data, &scores, keep, shadow_phi).map_err(RunError::Other))
 }
 
 /// Why a report could not be assembled.

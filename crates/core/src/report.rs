@@ -6,6 +6,7 @@ use crate::Config;
 use crate::attack::Roc;
 use crate::config::Variant;
 use crate::data::transforms::SampleKind;
+use crate::train::TrainError;
 
 /// An experiment's results.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -28,13 +29,89 @@ pub struct ModelRun {
     #[serde(default)]
     pub live: Vec<LivePoint>,
     /// Why training stopped early (e.g. a non-finite loss), if it did.
-    pub error: Option<String>,
+    pub error: Option<RunError>,
     /// The membership attacks on this model (when `shadow_models` ≥ 2).
     #[serde(default)]
     pub attack: Option<AttackReport>,
     /// Why the attack could not run, if it could not.
     #[serde(default)]
-    pub attack_error: Option<String>,
+    pub attack_error: Option<RunError>,
+}
+
+/// Why a model's training or its attack stopped. Kept in the report, the workers' messages and
+/// the files as its English sentence (the CLI prints it); the page writes each kind in its
+/// language. Read back by [`RunError::read`], the inverse of its `Display`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunError {
+    /// Training stopped: a non-finite loss, or the backend failed.
+    Train(TrainError),
+    /// A training worker was given a job before the experiment's data.
+    JobBeforeData,
+    /// A training worker was asked for an attack before the experiment's data.
+    AttackBeforeData,
+    /// The attack was given no trained target model.
+    NothingToAttack,
+    /// Anything else, as its text (e.g. why the attack's statistics could not be computed).
+    Other(String),
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Train(e) => write!(f, "{e}"),
+            Self::JobBeforeData => f.write_str("a job before the data"),
+            Self::AttackBeforeData => f.write_str("an attack before the data"),
+            Self::NothingToAttack => f.write_str("nothing to attack"),
+            Self::Other(text) => f.write_str(text),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+impl From<TrainError> for RunError {
+    fn from(e: TrainError) -> Self {
+        Self::Train(e)
+    }
+}
+
+impl RunError {
+    /// The error a text written by `Display` stands for; any other text is `Other`, so reading a
+    /// text and writing it again gives the same text.
+    pub fn read(text: &str) -> Self {
+        let e = Self::parse(text);
+        if e.to_string() == text { e } else { Self::Other(text.to_string()) }
+    }
+
+    fn parse(text: &str) -> Self {
+        if let Some(rest) = text.strip_prefix("training stopped: the loss became ")
+            && let Some(rest) = rest.strip_suffix("; try a lower learning rate")
+            && let Some((value, rest)) = rest.split_once(" at epoch ")
+            && let Some((epoch, step)) = rest.split_once(", step ")
+            && let (Ok(value), Ok(epoch), Ok(step)) = (value.parse(), epoch.parse(), step.parse())
+        {
+            return Self::Train(TrainError::NonFinite { epoch, step, value });
+        }
+        if let Some(m) = text.strip_prefix("training stopped: the backend failed: ") {
+            return Self::Train(TrainError::Backend(m.to_string()));
+        }
+        [Self::JobBeforeData, Self::AttackBeforeData, Self::NothingToAttack]
+            .into_iter()
+            .find(|e| e.to_string() == text)
+            .unwrap_or_else(|| Self::Other(text.to_string()))
+    }
+}
+
+impl Serialize for RunError {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for RunError {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d).map(|text| Self::read(&text))
+    }
 }
 
 impl ModelRun {
@@ -289,8 +366,8 @@ mod tests {
     #[test]
     fn failures_name_the_model_and_what_failed() {
         let run = |bn, error: Option<&str>, attack_error: Option<&str>| ModelRun {
-            error: error.map(String::from),
-            attack_error: attack_error.map(String::from),
+            error: error.map(RunError::read),
+            attack_error: attack_error.map(RunError::read),
             ..ModelRun::new(bn)
         };
         let mut r = Report { config: Config::default(), backend: "t".into(), runs: vec![run(true, None, None), run(false, None, None)] };
@@ -298,6 +375,41 @@ mod tests {
         r.runs[1] = run(false, Some("loss is NaN"), None);
         r.runs[0] = run(true, None, Some("no shadow"));
         assert_eq!(r.failures(), ["BN (attack): no shadow", "no-BN: loss is NaN"]);
+    }
+
+    #[test]
+    fn a_run_error_reads_back_from_its_text_and_keeps_its_json() {
+        let cases = [
+            RunError::Train(TrainError::NonFinite { epoch: 3, step: 17, value: f64::INFINITY }),
+            RunError::Train(TrainError::NonFinite { epoch: 1, step: 0, value: -1.5e300 }),
+            RunError::Train(TrainError::Backend("device lost: destroyed".into())),
+            RunError::JobBeforeData,
+            RunError::AttackBeforeData,
+            RunError::NothingToAttack,
+            RunError::Other("the ROC needs members and non-members".into()),
+        ];
+        for e in cases {
+            let text = e.to_string();
+            assert_eq!(RunError::read(&text), e, "{text}");
+            let json = serde_json::to_string(&e).unwrap();
+            assert_eq!(json, serde_json::to_string(&text).unwrap(), "the report keeps the sentence");
+            assert_eq!(serde_json::from_str::<RunError>(&json).unwrap(), e);
+        }
+        // NaN is not equal to itself: the text round-trips.
+        let nan = RunError::Train(TrainError::NonFinite { epoch: 2, step: 5, value: f64::NAN });
+        assert!(
+            matches!(RunError::read(&nan.to_string()), RunError::Train(TrainError::NonFinite { epoch: 2, step: 5, value }) if value.is_nan())
+        );
+        assert_eq!(nan.to_string(), "training stopped: the loss became NaN at epoch 2, step 5; try a lower learning rate");
+        // A text that only looks like one of ours is kept as it is.
+        for text in [
+            "training stopped: the loss became big at epoch 2, step 5; try a lower learning rate",
+            "training stopped: the loss became +inf at epoch 2, step 5; try a lower learning rate",
+            "training stopped: the loss became 1e5 at epoch +2, step 5; try a lower learning rate",
+            "nothing to attack!",
+        ] {
+            assert_eq!(RunError::read(text), RunError::Other(text.into()));
+        }
     }
 }
 
