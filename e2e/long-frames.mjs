@@ -1,9 +1,15 @@
 // Where the page's thread is held during a run: opens dist/ with QUERY (e.g. '?run=1'), waits for the
 // run's end and lists the N longest Long Animation Frames, each with its scripts, forced layout and
-// what the progress line said then. A diagnosis tool, not a test: `node long-frames.mjs '?run=1' 15`.
+// what the progress line said then. A diagnosis tool, not a test: `node long-frames.mjs '?run=1' 15`
+// (`--dist DIR` for another build than ../dist).
+import path from 'node:path';
 import { launch, open, startServer } from './lib.mjs';
-const [query, count] = process.argv.slice(2);
-const server = await startServer(new URL('../dist', import.meta.url).pathname);
+const args = process.argv.slice(2);
+const distAt = args.indexOf('--dist');
+if (distAt >= 0 && !args[distAt + 1]) throw new Error('--dist needs a folder');
+const dist = distAt >= 0 ? path.resolve(args.splice(distAt, 2)[1]) : new URL('../dist', import.meta.url).pathname;
+const [query, count] = args;
+const server = await startServer(dist);
 const b = await launch();
 const init = () => {
   window.__loaf = []; window.__prog = [];
