@@ -201,8 +201,7 @@ impl Board {
         Report { config: self.config.clone(), backend: self.backend.clone(), runs: self.runs.clone() }
     }
 
-    /// What is going on, as data (for a front end that says it in its own words; [`describe`](Self::describe)
-    /// says it in English).
+    /// What is going on, as data: the page says it in its language (`spotlight-i18n`'s status texts).
     pub fn doing(&self) -> Doing {
         let variants = self.config.variants();
         let training = (0..self.jobs.len())
@@ -221,25 +220,6 @@ impl Board {
             running,
         });
         Doing { training, shadows, attacking: self.attacks.contains(&AttackState::Running), finished: self.finished() }
-    }
-
-    /// What is going on, in words ("training BN and no-BN; shadow models: 3 of 8 done, 2 training").
-    pub fn describe(&self) -> String {
-        let d = self.doing();
-        if d.finished {
-            return "done".into();
-        }
-        let mut parts = Vec::new();
-        if !d.training.is_empty() {
-            parts.push(format!("training {}", d.training.iter().map(|v| v.label()).collect::<Vec<_>>().join(" and ")));
-        }
-        if let Some(s) = d.shadows {
-            parts.push(format!("shadow models: {} of {} done, {} training", s.done, s.all, s.running));
-        }
-        if d.attacking {
-            parts.push("running the membership attacks".into());
-        }
-        if parts.is_empty() { "waiting for a worker".into() } else { parts.join("; ") }
     }
 
     /// The wall time by phase at `now`: until the last target model ended, then until the last
