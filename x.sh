@@ -81,7 +81,7 @@ case "$cmd" in
     tools
     binaryen
     datasets
-    step "trunk build --release (the core, the plots and the app for wasm32; cargo profile wasm-release; then wasm-opt -Oz)"
+    step "trunk build --release (the core, the plots and the app for wasm32; cargo profile wasm-release; then wasm-opt -Oz, twice)"
     t0=$(date +%s)
     trunk build --release --offline --locked
     echo "trunk build took $(( $(date +%s) - t0 )) s"
