@@ -2,7 +2,7 @@
 //! page's language. The data crate's [`FormatProblem`] and the core's [`BuildError`] say what went
 //! wrong, `spotlight_i18n::status::Data` holds the sentences; English is their `Display`, word for
 //! word (the CLI's and the browser tests' texts). Numbers are written as the notices write them
-//! ([`number`]: the core's in English). Texts that come from elsewhere (the unpacker's error) stay
+//! ([`Lang::plain`]: the core's in English). Texts that come from elsewhere (the unpacker's error) stay
 //! as they are, inside the translated sentence.
 //!
 //! The file uses only `spotlight_core`, `spotlight_i18n` and `crate::notice_text` (which uses only
@@ -14,7 +14,7 @@ use spotlight_core::experiment_data::BuildError;
 use spotlight_i18n::Lang;
 use spotlight_i18n::status::Data;
 
-use crate::notice_text::{config_error, number};
+use crate::notice_text::config_error;
 
 fn texts(lang: Lang) -> &'static Data {
     &lang.texts().status.data
@@ -36,7 +36,7 @@ pub fn data_error(lang: Lang, e: &DataError) -> String {
 /// What is wrong with an asset's bytes; `None` for a source file's problem (see [`data_error`]).
 fn format_problem(lang: Lang, p: &FormatProblem) -> Option<String> {
     let t = texts(lang);
-    let n = |x: usize| number(lang, x);
+    let n = |x: usize| lang.plain(x);
     let split = |s: &SplitName| match s {
         SplitName::Train => t.train,
         SplitName::Test => t.test,
@@ -82,7 +82,7 @@ fn format_problem(lang: Lang, p: &FormatProblem) -> Option<String> {
 /// Why an experiment's data could not be built.
 pub fn build_error(lang: Lang, e: &BuildError) -> String {
     let t = texts(lang);
-    let n = |x: usize| number(lang, x);
+    let n = |x: usize| lang.plain(x);
     match e {
         BuildError::Config(e) => config_error(lang, e),
         BuildError::PoolTooLarge { pool, attack, train, dataset } => (t.pool_too_large)(&n(*pool), *attack, &n(*train), dataset),

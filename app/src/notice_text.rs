@@ -7,8 +7,6 @@
 //! The file uses only `spotlight_core` and `spotlight_i18n`: the i18n crate's tests include it
 //! (`crates/i18n/tests/notice_text.rs`) and run the tests below natively.
 
-use std::fmt::Display;
-
 use spotlight_core::canary::{CanaryError, TEXT_LEN};
 use spotlight_core::config::{ConfigError, ConfigProblem, MAX_CORRUPTED, Range, ReadError};
 use spotlight_core::link::{AskWhy, Notice, TooLong, short};
@@ -17,11 +15,6 @@ use spotlight_i18n::notices::Notices;
 
 fn texts(lang: Lang) -> &'static Notices {
     &lang.texts().notices
-}
-
-/// A number as the core writes it (Rust's `{}`), in the language's way ([`Lang::plain`]).
-pub fn number(lang: Lang, x: impl Display) -> String {
-    lang.plain(x)
 }
 
 /// A key or value a link gave, as a notice echoes it: shortened and quoted.
@@ -33,7 +26,7 @@ fn quoted(s: &str) -> String {
 pub fn canary_error(lang: Lang, e: &CanaryError) -> String {
     let t = texts(lang);
     match e {
-        CanaryError::Length { len } => (t.drawing_length)(&number(lang, TEXT_LEN), &number(lang, len)),
+        CanaryError::Length { len } => (t.drawing_length)(&lang.plain(TEXT_LEN), &lang.plain(len)),
         CanaryError::Character(c) => (t.drawing_character)(&format!("{c:?}")),
         CanaryError::Spill => t.drawing_spill.to_string(),
         CanaryError::Empty => t.drawing_empty.to_string(),
@@ -46,12 +39,12 @@ pub fn read_error(lang: Lang, e: &ReadError) -> String {
     match e {
         ReadError::ExpectedBool => t.expected_bool.to_string(),
         ReadError::ExpectedOneOf(names) => format!("{}{}", t.expected_one_of, names.join(", ")),
-        ReadError::ExpectedNumber { min, max } => (t.expected_number)(&number(lang, min), &number(lang, max)),
-        ReadError::ExpectedSeed => format!("{}{}", t.expected_seed, number(lang, u64::MAX)),
+        ReadError::ExpectedNumber { min, max } => (t.expected_number)(&lang.plain(min), &lang.plain(max)),
+        ReadError::ExpectedSeed => format!("{}{}", t.expected_seed, lang.plain(u64::MAX)),
         ReadError::NotDrawing(why) => format!("{}{}", t.not_drawing, canary_error(lang, why)),
         ReadError::Allowed(names) => format!("{}{}", t.allowed, names.join(", ")),
         ReadError::NotAPart => t.not_a_part.to_string(),
-        ReadError::TourStep { max } => format!("{}{}", t.tour_step, number(lang, max)),
+        ReadError::TourStep { max } => format!("{}{}", t.tour_step, lang.plain(max)),
     }
 }
 
@@ -59,11 +52,11 @@ pub fn read_error(lang: Lang, e: &ReadError) -> String {
 pub fn config_problem(lang: Lang, p: &ConfigProblem) -> String {
     let t = texts(lang);
     match p {
-        ConfigProblem::OutOfRange { value, min, max } => (t.out_of_range)(&number(lang, value), &number(lang, min), &number(lang, max)),
-        ConfigProblem::TooFewClean { sum } => (t.too_few_clean)(&number(lang, sum), &number(lang, MAX_CORRUPTED)),
+        ConfigProblem::OutOfRange { value, min, max } => (t.out_of_range)(&lang.plain(value), &lang.plain(min), &lang.plain(max)),
+        ConfigProblem::TooFewClean { sum } => (t.too_few_clean)(&lang.plain(sum), &lang.plain(MAX_CORRUPTED)),
         ConfigProblem::OneShadow => t.one_shadow.to_string(),
         ConfigProblem::NotDrawing(why) => format!("{}{}", t.not_drawing, canary_error(lang, why)),
-        ConfigProblem::BatchOverTrain { batch, train } => (t.batch_over_train)(&number(lang, batch), &number(lang, train)),
+        ConfigProblem::BatchOverTrain { batch, train } => (t.batch_over_train)(&lang.plain(batch), &lang.plain(train)),
         ConfigProblem::NotJson(e) => format!("{}{e}", t.not_json),
         ConfigProblem::NotObject => t.not_object.to_string(),
         // serde's own text: English in every language.
@@ -83,12 +76,12 @@ pub fn link_notice(lang: Lang, n: &Notice) -> String {
     match n {
         Notice::UnknownKey { key } => format!("{}{}", t.unknown_key, quoted(key)),
         Notice::Invalid { key, value, reason } => (t.invalid)(key, &quoted(value), &read_error(lang, reason)),
-        Notice::Clamped { key, value, to } => (t.clamped)(key, &quoted(value), &number(lang, to)),
+        Notice::Clamped { key, value, to } => (t.clamped)(key, &quoted(value), &lang.plain(to)),
         Notice::Repeated { key } => (t.repeated)(&short(key)),
-        Notice::TooLong { what: TooLong::Pairs { max } } => (t.too_many)(&number(lang, max)),
-        Notice::TooLong { what: TooLong::Part { len } } => (t.too_long)(&number(lang, len)),
+        Notice::TooLong { what: TooLong::Pairs { max } } => (t.too_many)(&lang.plain(max)),
+        Notice::TooLong { what: TooLong::Part { len } } => (t.too_long)(&lang.plain(len)),
         Notice::Conflict { key, reason } => (t.conflict)(key, &config_problem(lang, reason)),
-        Notice::More { count } => (t.more)(&number(lang, count)),
+        Notice::More { count } => (t.more)(&lang.plain(count)),
     }
 }
 
@@ -98,11 +91,11 @@ pub fn ask(lang: Lang, why: &AskWhy) -> String {
     match why {
         AskWhy::ForeignFrame => t.ask_foreign_frame.to_string(),
         AskWhy::Large { cost, passes, budget, times } => (t.ask_large)(
-            &number(lang, cost.epochs),
-            &number(lang, cost.samples),
-            &number(lang, cost.models),
+            &lang.plain(cost.epochs),
+            &lang.plain(cost.samples),
+            &lang.plain(cost.models),
             &lang.int(*passes),
-            &number(lang, times.round()),
+            &lang.plain(times.round()),
             &lang.int(*budget),
         ),
     }
@@ -116,7 +109,7 @@ pub fn invalid_control(lang: Lang, name: &str, raw: &str, reason: &ReadError, ke
 
 /// A control's number outside the field's range, set to `to`.
 pub fn clamped_control(lang: Lang, name: &str, raw: &str, to: f64, range: &Range) -> String {
-    let n = |x: f64| number(lang, x);
+    let n = |x: f64| lang.plain(x);
     (texts(lang).clamped_control)(name, raw, &n(to), &n(range.min), &n(range.max), range.integer)
 }
 
@@ -283,15 +276,15 @@ mod tests {
 
     #[test]
     fn numbers_are_the_cores_in_english_and_the_languages_way_else() {
-        assert_eq!(number(Lang::En, 30000), "30000");
-        assert_eq!(number(Lang::En, 0.05), "0.05");
-        assert_eq!(number(Lang::Es, 0.05), "0,05");
-        assert_eq!(number(Lang::Es, 3000), "3000");
-        assert_eq!(number(Lang::Es, 30000), "30.000");
-        assert_eq!(number(Lang::Pt, 3000), "3.000");
-        assert_eq!(number(Lang::Pt, -1234.5), "-1.234,5");
-        assert_eq!(number(Lang::Es, u64::MAX), "18.446.744.073.709.551.615");
-        assert_eq!(number(Lang::Pt, f64::NAN), "NaN");
-        assert_eq!(number(Lang::Es, f64::INFINITY), "inf");
+        assert_eq!(Lang::En.plain(30000), "30000");
+        assert_eq!(Lang::En.plain(0.05), "0.05");
+        assert_eq!(Lang::Es.plain(0.05), "0,05");
+        assert_eq!(Lang::Es.plain(3000), "3000");
+        assert_eq!(Lang::Es.plain(30000), "30.000");
+        assert_eq!(Lang::Pt.plain(3000), "3.000");
+        assert_eq!(Lang::Pt.plain(-1234.5), "-1.234,5");
+        assert_eq!(Lang::Es.plain(u64::MAX), "18.446.744.073.709.551.615");
+        assert_eq!(Lang::Pt.plain(f64::NAN), "NaN");
+        assert_eq!(Lang::Es.plain(f64::INFINITY), "inf");
     }
 }
