@@ -4,7 +4,7 @@
 // `node profile.mjs '' 6` (the first six seconds of the default run).
 import { launch, open, startServer } from './lib.mjs';
 const [query] = process.argv.slice(2);
-const server = await startServer(new URL('../dist', import.meta.url).pathname);
+const server = await startServer(process.env.DIST || new URL('../dist', import.meta.url).pathname);
 const b = await launch();
 const page = await open(b.ctx, server.base, query || '');
 await page.setViewportSize({ width: 1280, height: 800 });

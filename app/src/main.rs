@@ -61,6 +61,14 @@ fn App() -> impl IntoView {
                 AutoRun::Ask(_) | AutoRun::No => {}
             }
         }
+        // While the page waits for its first Run, a second after it opened: a rehearsal of the
+        // run on the CPU, so that its first second is not spent compiling (`pool::rehearse`).
+        if !be.gpu && !parsed.bench {
+            web::sleep_ms(1000).await;
+            if !ui.busy() {
+                pool::rehearse(ui.config.get_untracked(), ui).await;
+            }
+        }
     });
     view! {
         <header>

@@ -39,6 +39,68 @@ thread_local! {
     static MEMORY: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
     // The live workers (for `lose_gpu`).
     static LIVE: RefCell<Vec<Worker>> = const { RefCell::new(Vec::new()) };
+    // The rehearsal's worker while it runs (a Run ends it).
+    static REHEARSAL: RefCell<Option<Started>> = const { RefCell::new(None) };
+}
+
+/// Rehearses `config`'s run in a worker of its own while the page waits for its first Run
+/// (`jobs::rehearse`: every step of a run at a toy size; about a second of one core on a 2-core
+/// machine). The browser compiles the training code as it first runs, and optimizes it once it
+/// is hot; without a rehearsal it does so in the first run's first second, on the cores the run's
+/// workers hold, and the page's frame waits (0.5–0.9 s on two cores). Workers share the compiled
+/// module, so what a rehearsal compiled serves every later worker. A Run ends it
+/// ([`end_rehearsal`]). It ends with a performance mark, `spotlight-rehearsed` or, with a warning
+/// in the console, `spotlight-rehearsal-failed`: a failure costs nothing but the head start (a run
+/// that fails the same way shows it on the page).
+pub async fn rehearse(config: Config, ui: Ui) {
+    let status = &ui.lang_now().texts().status;
+    let f = &status.failure;
+    let inbox: Inbox = Rc::default();
+    let started = glue_url(f).and_then(|glue| start(0, &glue, &inbox, f));
+    let worker = match started {
+        Ok(s) => {
+            let w = s.0.clone();
+            REHEARSAL.with(|r| *r.borrow_mut() = Some(s));
+            w
+        }
+        Err(e) => return rehearsal_failed(&e),
+    };
+    let msg = serde_json::to_string(&ToWorker::Rehearse { config }).unwrap_or_default();
+    loop {
+        web::sleep_ms(100).await;
+        if REHEARSAL.with(|r| r.borrow().is_none()) {
+            return; // a run started
+        }
+        let messages: Vec<FromWorker> = inbox.borrow_mut().drain(..).map(|(_, m)| m).collect();
+        for m in messages {
+            let end = match m {
+                FromWorker::Ready => worker.post_message(&msg.clone().into()).err().map(|e| Err(format!("{e:?}"))),
+                FromWorker::Rehearsed(r) => Some(r.map_err(|e| e.to_string())),
+                FromWorker::Failed(why) => Some(Err(why.describe(status))),
+                _ => None,
+            };
+            if let Some(end) = end {
+                end_rehearsal();
+                match end {
+                    Ok(_) => web::mark("spotlight-rehearsed"),
+                    Err(e) => rehearsal_failed(&e),
+                }
+                return;
+            }
+        }
+    }
+}
+
+/// Ends the rehearsal, if one runs (a run, from its Run on, has the processor to itself).
+pub fn end_rehearsal() {
+    if let Some((w, _)) = REHEARSAL.with(|r| r.borrow_mut().take()) {
+        w.terminate();
+    }
+}
+
+fn rehearsal_failed(why: &str) {
+    web_sys::console::warn_1(&format!("Spotlight: the rehearsal failed (the first run starts cold): {why}").into());
+    web::mark("spotlight-rehearsal-failed");
 }
 
 /// Asks every live worker to destroy its WebGPU device (`spotlightLoseGpu()`, for the browser
@@ -79,7 +141,7 @@ enum Slot {
 /// The workers of one run; dropping it terminates them.
 struct Pool {
     workers: Vec<Worker>,
-    inbox: Rc<RefCell<VecDeque<(usize, FromWorker)>>>,
+    inbox: Inbox,
     _handlers: Vec<Closure<dyn Fn(JsValue)>>,
 }
 
@@ -93,40 +155,56 @@ impl Drop for Pool {
     }
 }
 
+/// Messages from a run's workers, with the index of the worker that sent each.
+type Inbox = Rc<RefCell<VecDeque<(usize, FromWorker)>>>;
+
+/// A started worker and the handlers that feed its messages into an [`Inbox`].
+type Started = (Worker, [Closure<dyn Fn(JsValue)>; 2]);
+
+/// Starts worker `i` on the page's module (`glue`: [`glue_url`]): its messages, and the errors
+/// that escape it, go to `inbox`.
+fn start(i: usize, glue: &str, inbox: &Inbox, f: &Failure) -> Result<Started, String> {
+    let opts = WorkerOptions::new();
+    opts.set_type(WorkerType::Module);
+    let w = Worker::new_with_options(WORKER_SCRIPT, &opts).map_err(|e| (f.worker_start)(&format!("{e:?}")))?;
+    let inbox_msg = inbox.clone();
+    let on_message = Closure::<dyn Fn(JsValue)>::new(move |e: JsValue| {
+        let data = e.unchecked_into::<MessageEvent>().data();
+        let msg = data
+            .as_string()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_else(|| FromWorker::Failed(Trouble::PageCannotRead(format!("{data:?}"))));
+        inbox_msg.borrow_mut().push_back((i, msg));
+    });
+    let inbox_err = inbox.clone();
+    // An error that escapes the worker (a trap in its wasm, a script that did not load).
+    let on_error = Closure::<dyn Fn(JsValue)>::new(move |e: JsValue| {
+        let text = js_sys::Reflect::get(&e, &"message".into()).ok().and_then(|m| m.as_string());
+        inbox_err.borrow_mut().push_back((i, FromWorker::Failed(Trouble::Escaped(text.filter(|t| !t.is_empty())))));
+    });
+    w.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    w.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    w.set_onmessageerror(Some(on_error.as_ref().unchecked_ref()));
+    // The first message: where the module's JS is, and the module the page compiled.
+    let init = js_sys::Array::of2(&glue.into(), &wasm_bindgen::module());
+    if let Err(e) = w.post_message(&init) {
+        w.terminate();
+        return Err((f.worker_started)(&format!("{e:?}")));
+    }
+    Ok((w, [on_message, on_error]))
+}
+
 impl Pool {
     fn spawn(n: usize, f: &Failure) -> Result<Self, String> {
         let glue = glue_url(f)?;
-        let inbox: Rc<RefCell<VecDeque<(usize, FromWorker)>>> = Rc::default();
-        let opts = WorkerOptions::new();
-        opts.set_type(WorkerType::Module);
+        let inbox: Inbox = Rc::default();
         let mut pool = Self { workers: Vec::new(), inbox: inbox.clone(), _handlers: Vec::new() };
         MEMORY.with(|m| *m.borrow_mut() = vec![0.0; n]);
         for i in 0..n {
-            let w = Worker::new_with_options(WORKER_SCRIPT, &opts).map_err(|e| (f.worker_start)(&format!("{e:?}")))?;
-            let inbox_msg = inbox.clone();
-            let on_message = Closure::<dyn Fn(JsValue)>::new(move |e: JsValue| {
-                let data = e.unchecked_into::<MessageEvent>().data();
-                let msg = data
-                    .as_string()
-                    .and_then(|t| serde_json::from_str(&t).ok())
-                    .unwrap_or_else(|| FromWorker::Failed(Trouble::PageCannotRead(format!("{data:?}"))));
-                inbox_msg.borrow_mut().push_back((i, msg));
-            });
-            let inbox_err = inbox.clone();
-            // An error that escapes the worker (a trap in its wasm, a script that did not load).
-            let on_error = Closure::<dyn Fn(JsValue)>::new(move |e: JsValue| {
-                let text = js_sys::Reflect::get(&e, &"message".into()).ok().and_then(|m| m.as_string());
-                inbox_err.borrow_mut().push_back((i, FromWorker::Failed(Trouble::Escaped(text.filter(|t| !t.is_empty())))));
-            });
-            w.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-            w.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-            w.set_onmessageerror(Some(on_error.as_ref().unchecked_ref()));
-            // The first message: where the module's JS is, and the module the page compiled.
-            let init = js_sys::Array::of2(&glue.clone().into(), &wasm_bindgen::module());
-            w.post_message(&init).map_err(|e| (f.worker_started)(&format!("{e:?}")))?;
+            let (w, handlers) = start(i, &glue, &inbox, f)?;
             LIVE.with(|l| l.borrow_mut().push(w.clone()));
             pool.workers.push(w);
-            pool._handlers.extend([on_message, on_error]);
+            pool._handlers.extend(handlers);
         }
         Ok(pool)
     }
@@ -238,6 +316,7 @@ pub async fn run(config: &Config, data: &ExperimentData, backend: &str, gpu: boo
                     failed.get_or_insert(why.describe(&ui.lang_now().texts().status));
                     lingering.get_or_insert(now);
                 }
+                FromWorker::Rehearsed(_) => {}
                 FromWorker::NoGpu(why) => return Outcome { no_gpu: Some(why), ..outcome(&board, Ending::Cancelled, None) },
                 FromWorker::GpuLost(why) => {
                     ui.gpu_lost.set(Some(why));

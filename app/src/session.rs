@@ -24,6 +24,7 @@ const BENCH_STEPS: usize = 10;
 /// when cancelled) once it has started training.
 pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<ComparisonTime> {
     web::mark("spotlight-run-pressed");
+    pool::end_rehearsal();
     let be = ui.backend.await;
     // A failure is written in the language of the moment it happens.
     let words = || &ui.lang_now().texts().status;
@@ -49,7 +50,8 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
     };
     // A lost GPU device stops the run: every later step on it would fail.
     let stop = || cancel.load(Ordering::Relaxed) || (be.gpu && ui.gpu_lost.with_untracked(Option::is_some));
-    // A task of its own: after a first load, the dataset's decoding just held the page.
+    // A task of its own (it reads every image of the dataset, ~30 ms in the browser): after a
+    // first load the dataset's decoding just held the page, and after it the page redraws.
     web::yield_now().await;
     let data = match ExperimentData::build(&config, &ds, other.as_deref()) {
         Ok(d) => d,
@@ -58,6 +60,7 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
             return None;
         }
     };
+    web::yield_now().await;
     ui.activity.set(Activity::Training);
     web::mark("spotlight-run-start");
     // The models train in Web Workers, the page only draws — on WebGPU too, unless a worker could
@@ -165,6 +168,7 @@ async fn drive_here(exp: &mut Experiment, ui: Ui, stop: &dyn Fn() -> bool) -> (E
 /// Train samples/s for each model on every backend this page has (WebGPU if it runs, then the CPU
 /// backends built in: burn-flex), then the wall time of the comparison in the controls on the page's backend.
 pub async fn run_bench(ui: Ui) {
+    pool::end_rehearsal();
     if ui.busy() {
         return;
     }

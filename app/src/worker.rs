@@ -41,6 +41,12 @@ pub enum ToWorker {
         target: JobOutput,
         shadow_phi: Vec<Option<Vec<f64>>>,
     },
+    /// A rehearsal of this config's run at a toy size on noise, on burn-flex (`jobs::rehearse`):
+    /// the page asks one worker for it while it waits for its first Run, so that the browser has
+    /// compiled the training code by then.
+    Rehearse {
+        config: Config,
+    },
     /// Destroys this worker's WebGPU device (`spotlightLoseGpu()`, for the browser tests: the
     /// browser then reports the loss as it would a real one).
     LoseGpu,
@@ -66,6 +72,8 @@ pub enum FromWorker {
         variant: usize,
         result: Result<AttackReport, RunError>,
     },
+    /// The rehearsal ended: how many models it trained, or why it failed.
+    Rehearsed(Result<usize, RunError>),
     /// The worker cannot go on: a panic, the module failed to load, a message it cannot read.
     Failed(Trouble),
     /// WebGPU could not start in this worker (the browser may offer it only on the page): why.
@@ -169,6 +177,13 @@ fn receive(v: &wasm_bindgen::JsValue) -> Result<(), Trouble> {
         }
         ToWorker::Train { index, job, backend, gpu } => wasm_bindgen_futures::spawn_local(train(index, job, backend, gpu)),
         ToWorker::LoseGpu => backend::destroy_webgpu(),
+        ToWorker::Rehearse { config } => wasm_bindgen_futures::spawn_local(async move {
+            let result = match BackendName::Flex.cpu_device() {
+                Ok(device) => jobs::rehearse(&config, &device).await,
+                Err(e) => Err(RunError::Other(e)),
+            };
+            post(&FromWorker::Rehearsed(result));
+        }),
         ToWorker::Attack { variant, config, target, shadow_phi } => {
             let result = DATA.with(|d| {
                 let d = d.borrow();

@@ -214,6 +214,55 @@ pub fn attack_of(
     Some(attack_report(config, data, &scores, keep, shadow_phi).map_err(RunError::Other))
 }
 
+/// A rehearsal of `config`'s models at a toy size: its target models (with their live read-outs
+/// and scores), its shadow models and its attacks, on 64 images of noise — batches of 16, one
+/// epoch, two shadow models. Every step of a real run runs, in seconds. A host whose code compiles
+/// as it first runs (a browser's wasm engine, which compiles a function when first called and again,
+/// optimized, once it is hot) runs it before the user's first run, so that this compiling does not
+/// compete for the processor with the real run's first steps. Returns how many models it trained.
+pub async fn rehearse(config: &Config, device: &Device) -> Result<usize, RunError> {
+    let config = Config {
+        train_size: 32,
+        test_size: 16,
+        probe_size: 4,
+        batch_size: 16,
+        epochs: 1,
+        shadow_models: 2,
+        ood_fraction: 0.0,
+        ood_source: crate::config::OodSourceName::Shuffle,
+        canary: String::new(),
+        ..config.clone()
+    };
+    let (classes, px) = (10u8, 28 * 28);
+    let mut rng = crate::data::Rng::derive(config.seed, "rehearsal");
+    let mut split = |n: usize| crate::data::Split {
+        images: (0..n * px).map(|_| rng.below(256) as u8).collect(),
+        labels: (0..n).map(|_| rng.below(u64::from(classes)) as u8).collect(),
+    };
+    let dataset = Dataset { name: "noise".into(), classes, rows: 28, cols: 28, train: split(64), test: split(16) };
+    let data = ExperimentData::build(&config, &dataset, None).map_err(|e| RunError::Other(e.to_string()))?;
+    let keep = shadow_keep(&config, data.pool.labels.len());
+    let jobs = jobs_of(&config);
+    let mut outputs = Vec::new();
+    for job in &jobs {
+        outputs.push(run_job_on(job, &data, device, "rehearsal", || 0.0, |_| {}).await?.output);
+    }
+    for (v, _) in config.variants().iter().enumerate() {
+        let shadow_phi: Vec<Option<Vec<f64>>> = jobs
+            .iter()
+            .zip(&outputs)
+            .filter_map(|(j, o)| match (j.role, o) {
+                (Role::Shadow { variant, .. }, JobOutput::Shadow { phi }) if variant == v => Some(phi.clone()),
+                _ => None,
+            })
+            .collect();
+        if let Some(Err(e)) = attack_of(&config, &data, &keep, &outputs[v], &shadow_phi) {
+            return Err(e);
+        }
+    }
+    Ok(jobs.len())
+}
+
 /// Why a report could not be assembled.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AssembleError {

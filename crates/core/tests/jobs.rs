@@ -161,3 +161,18 @@ fn each_regularizer_restrains_gamma_over_sigma() {
     // The bound holds on each step's batch; on the measurement batch σ differs a little.
     assert!(gs < 0.6, "projection to τ = 0.5 left γ/σ at {gs}");
 }
+
+#[test]
+fn a_rehearsal_trains_every_model_of_a_toy_run_of_any_config() {
+    let device = Device::flex();
+    // The page's default, one model with the regularizer, and a config whose own data would need
+    // the other dataset (a rehearsal has none: it runs without OOD images).
+    let configs = [
+        Config::default(),
+        Config { compare: false, regularizer: true, reg_kind: RegKind::Sigma, ..Config::default() },
+        Config { ood_fraction: 0.1, ood_source: spotlight_core::config::OodSourceName::Other, shadow_models: 0, ..Config::default() },
+    ];
+    for (config, models) in configs.iter().zip([6, 3, 6]) {
+        assert_eq!(pollster::block_on(jobs::rehearse(config, &device)), Ok(models), "{config:?}");
+    }
+}
