@@ -157,43 +157,52 @@ const tests = [
     // Reported, not asserted (speed lives in benchmarks): how long the page held the main thread.
     return `AUC ${v.auc.join(', ')}; ${during.workers} workers; main thread during the run: ${lt.count} long tasks (> 50 ms), longest ${lt.maxMs.toFixed(0)} ms`;
   }],
-  ['a page waiting for Run rehearses it in one worker, which then ends; a Run meanwhile ends it at once', async () => {
+  ['a page waiting for Run rehearses it in one worker, which then ends; a Run or a run=1 link before that waits for it', async () => {
     // The rehearsal (a toy run on noise, so that the browser compiles the training code before the
-    // first Run) starts a second after the page opened, in one worker of its own, and ends with a mark.
+    // first run) starts a second after the page opened, in one worker of its own, and ends with a mark.
     const page = await open(`?backend=cpu&${tiny}`);
     let spawned = 0;
     page.on('worker', () => spawned++);
     const mark = await (await page.waitForFunction(() => performance.getEntriesByType('mark').map((m) => m.name)
-      .find((n) => n.startsWith('spotlight-rehearsal-failed') || n === 'spotlight-rehearsed'), null, { timeout: 60000 })).jsonValue();
+      .find((n) => n === 'spotlight-rehearsal-failed' || n === 'spotlight-rehearsed'), null, { timeout: 60000 })).jsonValue();
     if (mark !== 'spotlight-rehearsed') throw new Error('the rehearsal failed: ' + page.errors.join('\n'));
     for (let k = 0; k < 50 && page.workers().length; k++) await new Promise((r) => setTimeout(r, 100));
     if (spawned !== 1 || page.workers().length) throw new Error(`${spawned} rehearsal workers started, ${page.workers().length} left`);
     const took = await page.evaluate(() => performance.getEntriesByName('spotlight-rehearsed')[0].startTime);
-    // The run after it, as any other (the live read-outs, the views).
+    // The run after it, as any other (the live read-outs, the views); no second rehearsal.
     await page.click('#run');
     await waitDone(page);
     await checkViews(page);
     const lt = await page.evaluate(() => window.__longTasks('spotlight-run-pressed'));
+    if (spawned !== 3) throw new Error(`${spawned} workers in all, want the rehearsal's and the run's two`);
     if (page.errors.length) throw new Error(page.errors.join('\n'));
     await page.close();
-    // A Run before the rehearsal ends: the rehearsal's worker goes, only the run's are left.
-    const early = await open(`?backend=cpu&${tiny}`);
-    const started = [];
-    early.on('worker', (w) => started.push(w));
-    for (let k = 0; k < 200 && !started.length; k++) await new Promise((r) => setTimeout(r, 50));
-    if (started.length !== 1) throw new Error(`${started.length} workers 10 s after opening, want the rehearsal's one`);
-    await early.click('#run');
-    await early.waitForFunction(() => /samples\/s/.test(document.querySelector('#progress-text')?.textContent || ''), null, { timeout: 120000 });
-    const rehearsal = started[0];
-    for (let k = 0; k < 20 && early.workers().includes(rehearsal); k++) await new Promise((r) => setTimeout(r, 100));
-    const during = { rehearsal: early.workers().includes(rehearsal), app: await early.evaluate(() => window.spotlightWorkers()) };
-    if (during.app < 2 || during.rehearsal) throw new Error(`the rehearsal's worker outlived the Run: ${JSON.stringify(during)}`);
-    await waitDone(early);
-    if (await early.evaluate(() => performance.getEntriesByName('spotlight-rehearsed').length)) throw new Error('the rehearsal ended by itself during the run');
-    if (early.errors.length) throw new Error(early.errors.join('\n'));
-    await early.close();
+    // A Run while the rehearsal runs, and a run=1 link (its run begins before the rehearsal would):
+    // the run's workers start once the rehearsal's has ended, and the run goes on as any other.
+    const order = [];
+    for (const query of [`?backend=cpu&${tiny}`, `?backend=cpu&run=1&${tiny}`]) {
+      const events = [];
+      const p = await open(query, null);
+      // A page opened with run=1 may have started its rehearsal's worker before `open` returns.
+      const watch = (w) => { events.push('start'); w.on('close', () => events.push('end')); };
+      p.workers().forEach(watch);
+      p.on('worker', watch);
+      if (!query.includes('run=1')) {
+        for (let k = 0; k < 200 && !events.length; k++) await new Promise((r) => setTimeout(r, 50));
+        if (events.length !== 1) throw new Error(`${events.length} workers 10 s after opening, want the rehearsal's one`);
+        await p.click('#run');
+      }
+      await waitDone(p);
+      const rehearsed = await p.evaluate(() => performance.getEntriesByName('spotlight-rehearsed').length);
+      if (!rehearsed) throw new Error(`${query}: no rehearsal ended (${p.errors.join('; ')})`);
+      const seen = events.join(' ');
+      if (!/^start end start start/.test(seen)) throw new Error(`${query}: workers ${seen}, want the rehearsal's to end before the run's start`);
+      if (p.errors.length) throw new Error(p.errors.join('\n'));
+      order.push(seen);
+      await p.close();
+    }
     // Reported, not asserted (speed lives in benchmarks).
-    return `rehearsed in one worker by ${(took / 1000).toFixed(1)} s after opening; the run after it: ${lt.count} long tasks (> 50 ms), longest ${lt.maxMs.toFixed(0)} ms; a Run as the rehearsal started ended it (${during.app} workers during the run)`;
+    return `rehearsed in one worker by ${(took / 1000).toFixed(1)} s after opening; the run after it: ${lt.count} long tasks (> 50 ms), longest ${lt.maxMs.toFixed(0)} ms; a Run during it and a run=1 link waited for it (workers: ${order.join(' | ')})`;
   }],
   ['the curves move within an epoch: live read-outs drawn before the first epoch ends', async () => {
     // 2,000 members in batches of 50: 40 steps an epoch, a live read-out every 10 steps.

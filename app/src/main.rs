@@ -66,7 +66,7 @@ fn App() -> impl IntoView {
         if !be.gpu && !parsed.bench {
             web::sleep_ms(1000).await;
             if !ui.busy() {
-                pool::rehearse(ui.config.get_untracked(), ui).await;
+                pool::rehearse(ui.config.get_untracked(), ui);
             }
         }
     });

@@ -39,61 +39,93 @@ thread_local! {
     static MEMORY: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
     // The live workers (for `lose_gpu`).
     static LIVE: RefCell<Vec<Worker>> = const { RefCell::new(Vec::new()) };
-    // The rehearsal's worker while it runs (a Run ends it).
-    static REHEARSAL: RefCell<Option<Started>> = const { RefCell::new(None) };
+    // The page's one rehearsal.
+    static REHEARSAL: RefCell<Rehearsal> = const { RefCell::new(Rehearsal::NotYet) };
 }
 
-/// Rehearses `config`'s run in a worker of its own while the page waits for its first Run
+/// Where the page's rehearsal stands.
+enum Rehearsal {
+    NotYet,
+    /// Its worker, at work.
+    Running(Started),
+    /// Done, failed, or cut short.
+    Over,
+}
+
+/// The longest a run waits for a rehearsal to end (then it ends it and starts).
+const REHEARSAL_WAIT_MS: f64 = 3000.0;
+
+/// Rehearses `config`'s run in a worker of its own, once per page, if it was not yet
 /// (`jobs::rehearse`: every step of a run at a toy size; about a second of one core on a 2-core
-/// machine). The browser compiles the training code as it first runs, and optimizes it once it
-/// is hot; without a rehearsal it does so in the first run's first second, on the cores the run's
-/// workers hold, and the page's frame waits (0.5–0.9 s on two cores). Workers share the compiled
-/// module, so what a rehearsal compiled serves every later worker. A Run ends it
-/// ([`end_rehearsal`]). It ends with a performance mark, `spotlight-rehearsed` or, with a warning
-/// in the console, `spotlight-rehearsal-failed`: a failure costs nothing but the head start (a run
-/// that fails the same way shows it on the page).
-pub async fn rehearse(config: Config, ui: Ui) {
+/// machine): a second after the page opened, and at a first Run that came before. The browser
+/// compiles the training code as it first runs, and optimizes it once it is hot; without a
+/// rehearsal it does so in the first run's first second, on the cores the run's workers hold, and
+/// the page's frame waits (0.5–0.9 s on two cores). Workers share the compiled module, so what a
+/// rehearsal compiled serves every later worker: a run waits for it ([`after_rehearsal`]), while
+/// its dataset loads. It ends with a performance mark, `spotlight-rehearsed` or, with a warning in
+/// the console, `spotlight-rehearsal-failed`: a failure costs nothing but the head start (a run that
+/// fails the same way shows it on the page).
+pub fn rehearse(config: Config, ui: Ui) {
+    if REHEARSAL.with(|r| !matches!(*r.borrow(), Rehearsal::NotYet)) {
+        return;
+    }
     let status = &ui.lang_now().texts().status;
     let f = &status.failure;
     let inbox: Inbox = Rc::default();
-    let started = glue_url(f).and_then(|glue| start(0, &glue, &inbox, f));
-    let worker = match started {
+    let worker = match glue_url(f).and_then(|glue| start(0, &glue, &inbox, f)) {
         Ok(s) => {
             let w = s.0.clone();
-            REHEARSAL.with(|r| *r.borrow_mut() = Some(s));
+            REHEARSAL.with(|r| *r.borrow_mut() = Rehearsal::Running(s));
             w
         }
-        Err(e) => return rehearsal_failed(&e),
+        Err(e) => {
+            REHEARSAL.with(|r| *r.borrow_mut() = Rehearsal::Over);
+            return rehearsal_failed(&e);
+        }
     };
     let msg = serde_json::to_string(&ToWorker::Rehearse { config }).unwrap_or_default();
-    loop {
-        web::sleep_ms(100).await;
-        if REHEARSAL.with(|r| r.borrow().is_none()) {
-            return; // a run started
-        }
-        let messages: Vec<FromWorker> = inbox.borrow_mut().drain(..).map(|(_, m)| m).collect();
-        for m in messages {
-            let end = match m {
-                FromWorker::Ready => worker.post_message(&msg.clone().into()).err().map(|e| Err(format!("{e:?}"))),
-                FromWorker::Rehearsed(r) => Some(r.map_err(|e| e.to_string())),
-                FromWorker::Failed(why) => Some(Err(why.describe(status))),
-                _ => None,
-            };
-            if let Some(end) = end {
-                end_rehearsal();
-                match end {
-                    Ok(_) => web::mark("spotlight-rehearsed"),
-                    Err(e) => rehearsal_failed(&e),
+    leptos::task::spawn_local(async move {
+        loop {
+            web::sleep_ms(50).await;
+            if REHEARSAL.with(|r| !matches!(*r.borrow(), Rehearsal::Running(_))) {
+                return; // cut short
+            }
+            let messages: Vec<FromWorker> = inbox.borrow_mut().drain(..).map(|(_, m)| m).collect();
+            for m in messages {
+                let end = match m {
+                    FromWorker::Ready => worker.post_message(&msg.clone().into()).err().map(|e| Err(format!("{e:?}"))),
+                    FromWorker::Rehearsed(r) => Some(r.map_err(|e| e.to_string())),
+                    FromWorker::Failed(why) => Some(Err(why.describe(status))),
+                    _ => None,
+                };
+                if let Some(end) = end {
+                    end_rehearsal();
+                    match end {
+                        Ok(_) => web::mark("spotlight-rehearsed"),
+                        Err(e) => rehearsal_failed(&e),
+                    }
+                    return;
                 }
-                return;
             }
         }
-    }
+    });
 }
 
-/// Ends the rehearsal, if one runs (a run, from its Run on, has the processor to itself).
+/// Waits for a running rehearsal to end — at most [`REHEARSAL_WAIT_MS`], or until `stop()` —
+/// then ends it if it still runs: a run's workers start on compiled code, with the processor to
+/// themselves.
+pub async fn after_rehearsal(stop: impl Fn() -> bool) {
+    let t0 = web::now_ms();
+    while REHEARSAL.with(|r| matches!(*r.borrow(), Rehearsal::Running(_))) && web::now_ms() - t0 < REHEARSAL_WAIT_MS && !stop() {
+        web::sleep_ms(50).await;
+    }
+    end_rehearsal();
+}
+
+/// Ends the rehearsal if it runs, or keeps it from starting (the benchmark times cold code).
 pub fn end_rehearsal() {
-    if let Some((w, _)) = REHEARSAL.with(|r| r.borrow_mut().take()) {
+    let was = REHEARSAL.with(|r| std::mem::replace(&mut *r.borrow_mut(), Rehearsal::Over));
+    if let Rehearsal::Running((w, _)) = was {
         w.terminate();
     }
 }

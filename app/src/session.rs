@@ -24,8 +24,12 @@ const BENCH_STEPS: usize = 10;
 /// when cancelled) once it has started training.
 pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<ComparisonTime> {
     web::mark("spotlight-run-pressed");
-    pool::end_rehearsal();
     let be = ui.backend.await;
+    // On the CPU, a first run that came before the page's rehearsal has one while its dataset
+    // loads, and its workers wait for it (`pool::rehearse`).
+    if !be.gpu {
+        pool::rehearse(config.clone(), ui);
+    }
     // A failure is written in the language of the moment it happens.
     let words = || &ui.lang_now().texts().status;
     // Training workers (0: on the page's thread).
@@ -66,6 +70,7 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
     // The models train in Web Workers, the page only draws — on WebGPU too, unless a worker could
     // not open a device (then, from that run on, on the page's thread).
     let mut in_workers = None;
+    pool::after_rehearsal(&stop).await;
     if !be.gpu || ui.gpu_on_page.with_untracked(Option::is_none) {
         let o = pool::run(&config, &data, &be.label, be.gpu, ui, &stop).await;
         match o.no_gpu {
