@@ -215,17 +215,19 @@ pub fn attack_of(
 }
 
 /// A rehearsal of `config`'s models at a toy size: its target models (with their live read-outs
-/// and scores), its shadow models and its attacks, on 64 images of noise — batches of 16, one
-/// epoch, two shadow models. Every step of a real run runs, in seconds. A host whose code compiles
+/// and scores), its shadow models and its attacks, on images of noise — two steps of `config`'s
+/// batch size (at most 64), one epoch, two shadow models. Every step of a real run runs, in about
+/// a second. A host whose code compiles
 /// as it first runs (a browser's wasm engine, which compiles a function when first called and again,
 /// optimized, once it is hot) runs it before the user's first run, so that this compiling does not
 /// compete for the processor with the real run's first steps. Returns how many models it trained.
 pub async fn rehearse(config: &Config, device: &Device) -> Result<usize, RunError> {
+    let batch = config.batch_size.clamp(16, 64);
     let config = Config {
-        train_size: 32,
+        train_size: 2 * batch,
         test_size: 16,
         probe_size: 4,
-        batch_size: 16,
+        batch_size: batch,
         epochs: 1,
         shadow_models: 2,
         ood_fraction: 0.0,
@@ -239,7 +241,7 @@ pub async fn rehearse(config: &Config, device: &Device) -> Result<usize, RunErro
         images: (0..n * px).map(|_| rng.below(256) as u8).collect(),
         labels: (0..n).map(|_| rng.below(u64::from(classes)) as u8).collect(),
     };
-    let dataset = Dataset { name: "noise".into(), classes, rows: 28, cols: 28, train: split(64), test: split(16) };
+    let dataset = Dataset { name: "noise".into(), classes, rows: 28, cols: 28, train: split(4 * batch), test: split(16) };
     let data = ExperimentData::build(&config, &dataset, None).map_err(|e| RunError::Other(e.to_string()))?;
     let keep = shadow_keep(&config, data.pool.labels.len());
     let jobs = jobs_of(&config);
