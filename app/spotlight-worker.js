@@ -9,6 +9,7 @@ self.onmessage = async (e) => {
     const bindings = await import(glue);
     await bindings.default({ module_or_path: module });
   } catch (err) {
-    self.postMessage(JSON.stringify({ Failed: `a training worker could not load the app's module: ${err}` }));
+    // worker.rs's `FromWorker::Failed(Trouble::Escaped(text))`, as the page reads it.
+    self.postMessage(JSON.stringify({ Failed: { Escaped: `the app's module did not load in the worker: ${err}` } }));
   }
 };
