@@ -50,7 +50,8 @@ pub async fn load(name: DatasetName, ui: Ui) -> Result<Rc<Dataset>, String> {
     // processor, and the run waits for it anyway.
     pool::after_rehearsal(|| false).await;
     web::yield_now().await;
-    // The browser un-gzips off the page's critical path; the core's decoder then only parses. A
+    // The browser un-gzips, a small piece at a time between the page's frames (`web::gunzip`);
+    // the core's decoder then only parses. A
     // server that sent the file with `Content-Encoding: gzip` made the browser unpack it already.
     let unpacked = if is_gzip(&bytes) { web::gunzip(&bytes, MAX_ASSET_BYTES, s).await } else { None };
     let bytes = match unpacked {
