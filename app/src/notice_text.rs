@@ -273,18 +273,4 @@ mod tests {
         assert_eq!(not_applied(Lang::En, &e), "batch_size: 2048 is larger than train_size (100); not applied");
         assert_eq!(not_applied(Lang::Pt, &e), "batch_size: 2.048 é maior que train_size (100); não aplicado");
     }
-
-    #[test]
-    fn numbers_are_the_cores_in_english_and_the_languages_way_else() {
-        assert_eq!(Lang::En.plain(30000), "30000");
-        assert_eq!(Lang::En.plain(0.05), "0.05");
-        assert_eq!(Lang::Es.plain(0.05), "0,05");
-        assert_eq!(Lang::Es.plain(3000), "3000");
-        assert_eq!(Lang::Es.plain(30000), "30.000");
-        assert_eq!(Lang::Pt.plain(3000), "3.000");
-        assert_eq!(Lang::Pt.plain(-1234.5), "-1.234,5");
-        assert_eq!(Lang::Es.plain(u64::MAX), "18.446.744.073.709.551.615");
-        assert_eq!(Lang::Pt.plain(f64::NAN), "NaN");
-        assert_eq!(Lang::Es.plain(f64::INFINITY), "inf");
-    }
 }

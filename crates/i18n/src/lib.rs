@@ -296,11 +296,15 @@ mod tests {
         assert_eq!(Lang::Pt.pct(0.5, 0), "50%");
         // As Rust writes it: English untouched, the others grouped and with a decimal comma.
         assert_eq!(Lang::En.plain(30000), "30000");
+        assert_eq!(Lang::En.plain(0.05), "0.05");
         assert_eq!(Lang::Es.plain(0.05), "0,05");
         assert_eq!(Lang::Es.plain(3000), "3000");
         assert_eq!(Lang::Es.plain(30000), "30.000");
+        assert_eq!(Lang::Pt.plain(3000), "3.000");
         assert_eq!(Lang::Pt.plain(-1234.5), "-1.234,5");
+        assert_eq!(Lang::Es.plain(u64::MAX), "18.446.744.073.709.551.615");
         assert_eq!(Lang::Pt.plain(f64::NAN), "NaN");
+        assert_eq!(Lang::Es.plain(f64::INFINITY), "inf");
         assert_eq!(Lang::Pt.plain(1e-6), "0,000001");
     }
 }
