@@ -183,9 +183,9 @@ impl ConvBlock {
     }
 }
 
-/// burn's `conv2d` without a bias: on burn-flex through Spotlight's kernels (`kernels.rs`: im2col in
-/// a padded layout, one matrix product per few samples, the batch split across threads; with the
-/// pooling, a native training step about twice as fast as through burn-flex's own ops,
+/// burn's `conv2d` without a bias: on burn-flex through Spotlight's kernels (`kernels/`: direct
+/// convolutions in a padded layout, a vector of pixels at a time, the batch split across threads;
+/// with the pooling, a native training step several times as fast as through burn-flex's own ops,
 /// `bench/PROFILE.md`).
 fn conv2d(x: Tensor<4>, weight: Tensor<4>, options: ConvOptions<2>) -> Tensor<4> {
     #[cfg(feature = "flex")]
@@ -475,7 +475,7 @@ fn norm_relu<const D: usize>(bn: &Option<BatchNorm>, x: Tensor<D>, mode: Mode, s
     }
 }
 
-/// `relu(x + bias)`, the bias per channel: one kernel on burn-flex (`kernels.rs`), burn's ops
+/// `relu(x + bias)`, the bias per channel: one kernel on burn-flex (`kernels/`), burn's ops
 /// elsewhere.
 fn bias_relu<const D: usize>(x: Tensor<D>, bias: Tensor<1>) -> Tensor<D> {
     #[cfg(feature = "flex")]

@@ -7,10 +7,11 @@
 //! extension API (a [`LeNetKernels`] trait implemented for `Flex` and, with a hand-written
 //! backward, for `Autodiff<Flex>`):
 //!
-//! * **Convolution** (stride 1, square zero padding, no bias, one group): per sample, the input
-//!   unrolled into columns (im2col, `[C·k·k, OH·OW]`) and one matrix product with the weights
-//!   (`gemm`, the crate burn-flex multiplies with). Backward: the weight gradient is
-//!   Σ_b grad_b · col_bᵀ, the input gradient Wᵀ · grad_b folded back into the image (col2im).
+//! * **Convolution** (stride 1, square zero padding, no bias, one group): computed directly, a
+//!   vector of output pixels at a time against a block of weights held in registers
+//!   ([`direct`]: AVX-512 or AVX2 picked at run time, 4-lane vectors elsewhere and in the
+//!   browser). Forward, the weight gradient (summed over a group of samples in registers) and the
+//!   input gradient (gathered from the output gradient, each input pixel written once).
 //! * **Max-pooling** 2×2, stride 2: the largest of each window (the first one on ties, as
 //!   PyTorch); backward sends each window's gradient to that element.
 //!
@@ -18,6 +19,8 @@
 //! Web Worker is a thread). [`conv2d`] and [`max_pool2d`] take these paths only for f32 tensors on a
 //! burn-flex device and shapes they cover; everything else (burn-ndarray, WebGPU, other options)
 //! goes through burn's own ops, which the tests below compare against: outputs and gradients.
+
+mod direct;
 
 use burn::backend::autodiff::Autodiff;
 use burn::backend::autodiff::checkpoint::base::Checkpointer;
@@ -60,7 +63,7 @@ pub trait LeNetKernels: burn::backend::Backend {
 
 impl LeNetKernels for Flex {
     fn lenet_conv(x: FlexTensor, weight: FlexTensor, padding: usize) -> FlexTensor {
-        conv_forward(&x, &weight, padding)
+        conv_forward(direct::Isa::best(), &x, &weight, padding)
     }
 
     fn lenet_pool(x: FlexTensor) -> FlexTensor {
@@ -93,10 +96,10 @@ impl<C: CheckpointStrategy> LeNetKernels for Autodiff<Flex, C> {
                 let grad = grads.consume::<Flex>(&ops.node);
                 let (x, weight, padding) = ops.state;
                 if let Some(node) = node_x {
-                    grads.register::<Flex>(node.id, conv_input_grad(&x, &weight, &grad, padding));
+                    grads.register::<Flex>(node.id, conv_input_grad(direct::Isa::best(), &x, &weight, &grad, padding));
                 }
                 if let Some(node) = node_weight {
-                    grads.register::<Flex>(node.id, conv_weight_grad(&x, &weight, &grad, padding));
+                    grads.register::<Flex>(node.id, conv_weight_grad(direct::Isa::best(), &x, &weight, &grad, padding));
                 }
             }
         }
@@ -104,10 +107,10 @@ impl<C: CheckpointStrategy> LeNetKernels for Autodiff<Flex, C> {
         match ConvBackward.prepare::<C>([x.node(), weight.node()]).compute_bound().stateful() {
             OpsKind::Tracked(prep) => {
                 let (x, weight) = (x.primitive().clone(), weight.primitive().clone());
-                let out = conv_forward(&x, &weight, padding);
+                let out = conv_forward(direct::Isa::best(), &x, &weight, padding);
                 prep.finish((x, weight, padding), out)
             }
-            OpsKind::UnTracked(prep) => prep.finish(conv_forward(x.primitive(), weight.primitive(), padding)),
+            OpsKind::UnTracked(prep) => prep.finish(conv_forward(direct::Isa::best(), x.primitive(), weight.primitive(), padding)),
         }
     }
 
@@ -471,8 +474,7 @@ fn tensor(data: Vec<f32>, shape: [usize; 4]) -> FlexTensor {
 /// `k − 1` more zeros at its end. In that buffer an output pixel (y, x) and a tap (c, i, j) read
 /// the element at c·HP·WP + (y + i)·WP + x + j, so for a whole tap the output pixels, taken in
 /// rows of WP (the last WP − OW of each row past the image: "spill" columns, computed and
-/// dropped), read one contiguous run: a column matrix `[C·k·k, OH·WP]` is C·k·k plain copies,
-/// and its adjoint C·k·k plain additions.
+/// dropped), read one contiguous run, which [`direct`]'s kernels read a vector at a time.
 #[derive(Clone, Copy, Debug)]
 struct Conv {
     batch: usize,
@@ -499,16 +501,21 @@ impl Conv {
         Self { batch, cin, h, w, cout, k, pad, oh, ow, hp, wp }
     }
 
-    /// The taps (C·k·k), the values of one input sample, the padded sample's length (spill
-    /// included), and the columns of one sample's column matrix (OH·WP).
-    fn sizes(&self) -> (usize, usize, usize, usize) {
-        (self.cin * self.k * self.k, self.cin * self.h * self.w, self.cin * self.hp * self.wp + self.k - 1, self.oh * self.wp)
+    /// The taps (C·k·k), the values of one input sample, and the padded sample's length: the
+    /// spill's k − 1 zeros and a vector's more ([`direct::LANES`]) included.
+    fn sizes(&self) -> (usize, usize, usize) {
+        (self.cin * self.k * self.k, self.cin * self.h * self.w, self.cin * self.hp * self.wp + self.k - 1 + direct::LANES)
     }
 
     /// Where tap `r` = (c, i, j) starts reading in a padded sample.
     fn tap_offset(&self, r: usize) -> usize {
         let (c, i, j) = (r / (self.k * self.k), r / self.k % self.k, r % self.k);
         (c * self.hp + i) * self.wp + j
+    }
+
+    /// Every tap's [`tap_offset`](Self::tap_offset).
+    fn tap_offsets(&self) -> Vec<usize> {
+        (0..self.cin * self.k * self.k).map(|r| self.tap_offset(r)).collect()
     }
 
     /// Copies one sample `[C, H, W]` into the padded layout (`xp`'s padding is zero already and
@@ -520,143 +527,94 @@ impl Conv {
         }
     }
 
-    /// Samples per matrix product: as many as keep a column matrix within 256 KiB (at least one;
-    /// two or three at LeNet's shapes). Larger groups make fewer, larger `gemm` calls but move
-    /// more memory: measured at batch 128, 1 MiB groups ran ~15 % slower and 4 MiB ~30 %; one
-    /// sample and 256 KiB were alike.
-    fn group(&self) -> usize {
-        let (taps, _, _, n) = self.sizes();
-        ((1 << 16) / (taps * n).max(1)).max(1)
-    }
-
-    /// Writes the padded sample `xp` as sample `j` of a group of `g` into the group's column
-    /// matrix `[C·k·k, g·OH·WP]`: row r, tap (c, i, j), holds what each output pixel multiplies
-    /// by weight (c, i, j).
-    fn im2col(&self, xp: &[f32], col: &mut [f32], j: usize, g: usize) {
-        let n = self.oh * self.wp;
-        for (r, row) in col.chunks_exact_mut(g * n).take(self.cin * self.k * self.k).enumerate() {
-            row[j * n..][..n].copy_from_slice(&xp[self.tap_offset(r)..][..n]);
-        }
-    }
-
-    /// The group's column matrix for samples `b0..b0 + g` of `x` (`[B, C, H, W]`), each padded
-    /// through `xp` first.
-    fn columns(&self, x: &[f32], b0: usize, g: usize, xp: &mut [f32], col: &mut [f32]) {
-        let sample = self.cin * self.h * self.w;
-        for j in 0..g {
-            self.pad_into(&x[(b0 + j) * sample..][..sample], xp);
-            self.im2col(xp, col, j, g);
-        }
-    }
-
-    /// The adjoint of [`im2col`](Self::im2col) for sample `j` of a group of `g`: adds its part of
-    /// each row back where it was read from (`xp` zeroed by the caller; spill columns of `col`
-    /// must be zero).
-    fn col2im(&self, col: &[f32], xp: &mut [f32], j: usize, g: usize) {
-        let n = self.oh * self.wp;
-        for (r, row) in col.chunks_exact(g * n).take(self.cin * self.k * self.k).enumerate() {
-            for (d, s) in xp[self.tap_offset(r)..][..n].iter_mut().zip(&row[j * n..][..n]) {
-                *d += s;
-            }
-        }
-    }
-
-    /// Output gradients `[g, O, OH, OW]` as the group's rows `[O, g·OH·WP]`, spill columns zero.
-    fn widen(&self, grad: &[f32], wide: &mut [f32], g: usize) {
-        let n = self.oh * self.wp;
-        wide[..self.cout * g * n].fill(0.0);
+    /// One sample's output gradient `[O, OH, OW]` into rows of `row` values laid out as the
+    /// forward's output run, starting `at` into each row (the spill columns and the rest of `wide`
+    /// keep the zeros they were made with).
+    fn widen(&self, grad: &[f32], wide: &mut [f32], row: usize, at: usize) {
         for (plane, src) in grad.chunks_exact(self.oh * self.ow).enumerate() {
-            let (j, o) = (plane / self.cout, plane % self.cout);
             for (y, src) in src.chunks_exact(self.ow).enumerate() {
-                wide[o * g * n + j * n + y * self.wp..][..self.ow].copy_from_slice(src);
+                wide[plane * row + at + y * self.wp..][..self.ow].copy_from_slice(src);
             }
         }
     }
 
-    /// The inverse of [`widen`](Self::widen): the group's rows back to `[g, O, OH, OW]`, spill
-    /// columns dropped.
-    fn narrow(&self, wide: &[f32], out: &mut [f32], g: usize) {
-        let n = self.oh * self.wp;
+    /// One sample's output `[O, OH, OW]` from the forward's rows `[O, run]`, the spill columns
+    /// dropped.
+    fn narrow(&self, wide: &[f32], out: &mut [f32]) {
+        let run = self.run();
         for (plane, dst) in out.chunks_exact_mut(self.oh * self.ow).enumerate() {
-            let (j, o) = (plane / self.cout, plane % self.cout);
             for (y, dst) in dst.chunks_exact_mut(self.ow).enumerate() {
-                dst.copy_from_slice(&wide[o * g * n + j * n + y * self.wp..][..self.ow]);
+                dst.copy_from_slice(&wide[plane * run + y * self.wp..][..self.ow]);
             }
         }
     }
 }
 
-/// The runs of at most `group` samples a range of samples is taken in: (first, count).
-fn groups(range: std::ops::Range<usize>, group: usize) -> impl Iterator<Item = (usize, usize)> {
-    range.clone().step_by(group).map(move |b| (b, group.min(range.end - b)))
-}
-
-/// Buffers one thread reuses: a padded sample, a group's column matrix and its wide rows.
-fn buffers(s: &Conv) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
-    let (taps, _, padded, n) = s.sizes();
-    let g = s.group().min(s.batch);
-    (vec![0.0; padded], vec![0.0; taps * g * n], vec![0.0; s.cout * g * n])
-}
-
-/// `y = W · im2col(x)` a group of samples at a time, the spill columns dropped.
-fn conv_forward(x: &FlexTensor, weight: &FlexTensor, pad: usize) -> FlexTensor {
+/// `y = W ⋆ x`, one sample at a time ([`direct::forward`]), the spill columns dropped.
+fn conv_forward(isa: direct::Isa, x: &FlexTensor, weight: &FlexTensor, pad: usize) -> FlexTensor {
     let s = Conv::new(x, weight, pad);
     let (x, w) = (values(x), values(weight));
-    let (taps, _, _, n) = s.sizes();
+    let (taps, sample, padded) = s.sizes();
+    let offsets = s.tap_offsets();
+    // The weights as [taps][cout]: a tap's weights for a block of output channels side by side.
+    let wt: Vec<f32> = (0..taps * s.cout).map(|i| w[(i % s.cout) * taps + i / s.cout]).collect();
     let out_sample = s.cout * s.oh * s.ow;
     let mut y = vec![0.0f32; s.batch * out_sample];
     for_samples(&mut y, out_sample, |first, out| {
-        let (mut xp, mut col, mut wide) = buffers(&s);
-        for (b0, g) in groups(0..out.len() / out_sample, s.group()) {
-            s.columns(&x, first + b0, g, &mut xp, &mut col);
-            matmul([s.cout, g * n, taps], &mut wide, false, (&w, taps, 1), (&col, g * n, 1));
-            s.narrow(&wide, &mut out[b0 * out_sample..][..g * out_sample], g);
+        let (mut xp, mut wide) = (vec![0.0; padded], vec![0.0; s.cout * s.run()]);
+        for (j, out) in out.chunks_exact_mut(out_sample).enumerate() {
+            s.pad_into(&x[(first + j) * sample..][..sample], &mut xp);
+            direct::forward(isa, &s, &offsets, &xp, &wt, &mut wide);
+            s.narrow(&wide, out);
         }
     });
     tensor(y, [s.batch, s.cout, s.oh, s.ow])
 }
 
-/// `dW = Σ grad · im2col(x)ᵀ` a group of samples at a time, each thread summing its own.
-fn conv_weight_grad(x: &FlexTensor, weight: &FlexTensor, grad: &FlexTensor, pad: usize) -> FlexTensor {
+/// `dW`, each thread summing its samples' ([`direct::weight_grad`]).
+fn conv_weight_grad(isa: direct::Isa, x: &FlexTensor, weight: &FlexTensor, grad: &FlexTensor, pad: usize) -> FlexTensor {
     let s = Conv::new(x, weight, pad);
     let (x, grad) = (values(x), values(grad));
-    let (taps, _, _, n) = s.sizes();
+    let (taps, sample, padded) = s.sizes();
+    let offsets = s.tap_offsets();
     let out_sample = s.cout * s.oh * s.ow;
+    // Samples per kernel call: as many as keep their inputs and gradients within 256 KiB.
+    let group = ((1 << 16) / (padded + s.cout * s.run())).max(1);
     let partial = |range: std::ops::Range<usize>| {
-        let mut dw = vec![0.0f32; s.cout * taps];
-        let (mut xp, mut col, mut wide) = buffers(&s);
-        for (i, (b0, g)) in groups(range, s.group()).enumerate() {
-            s.columns(&x, b0, g, &mut xp, &mut col);
-            s.widen(&grad[b0 * out_sample..][..g * out_sample], &mut wide, g);
-            // col is [taps, g·n]; read as [g·n, taps] it is the transpose the product needs.
-            matmul([s.cout, taps, g * n], &mut dw, i > 0, (&wide, g * n, 1), (&col, 1, g * n));
+        let mut sums = vec![0.0f32; s.cout * taps * direct::LANES];
+        let g = group.min(range.len());
+        let (mut xp, mut gw) = (vec![0.0; g * padded], vec![0.0; g * s.cout * s.run()]);
+        for first in range.clone().step_by(g) {
+            let n = g.min(range.end - first);
+            for j in 0..n {
+                let b = first + j;
+                s.pad_into(&x[b * sample..][..sample], &mut xp[j * padded..][..padded]);
+                s.widen(&grad[b * out_sample..][..out_sample], &mut gw[j * s.cout * s.run()..], s.run(), 0);
+            }
+            direct::weight_grad(isa, &s, &offsets, &xp, padded, &gw[..n * s.cout * s.run()], &mut sums);
         }
-        dw
+        direct::lane_sums(&sums)
     };
     let dw = sum_over_samples(s.batch, partial);
     tensor(dw, [s.cout, s.cin, s.k, s.k])
 }
 
-/// `dx = col2im(Wᵀ · grad)` a group of samples at a time, the padding dropped.
-fn conv_input_grad(x: &FlexTensor, weight: &FlexTensor, grad: &FlexTensor, pad: usize) -> FlexTensor {
+/// `dx`, one sample at a time ([`direct::input_grad`]), the padding dropped.
+fn conv_input_grad(isa: direct::Isa, x: &FlexTensor, weight: &FlexTensor, grad: &FlexTensor, pad: usize) -> FlexTensor {
     let s = Conv::new(x, weight, pad);
     let (w, grad) = (values(weight), values(grad));
-    let (taps, sample, _, n) = s.sizes();
+    let (_, sample, _) = s.sizes();
+    let (row, run) = (s.margin_row(), s.image_run());
     let out_sample = s.cout * s.oh * s.ow;
     let mut dx = vec![0.0f32; s.batch * sample];
     for_samples(&mut dx, sample, |first, out| {
-        let (mut xp, mut col, mut wide) = buffers(&s);
-        for (b0, g) in groups(0..out.len() / sample, s.group()) {
-            s.widen(&grad[(first + b0) * out_sample..][..g * out_sample], &mut wide, g);
-            // Wᵀ: W is [cout, taps]; read with row stride 1 and column stride `taps` it is [taps, cout].
-            matmul([taps, g * n, s.cout], &mut col, false, (&w, 1, taps), (&wide, g * n, 1));
-            for (j, dx) in out[b0 * sample..][..g * sample].chunks_exact_mut(sample).enumerate() {
-                xp.fill(0.0);
-                s.col2im(&col, &mut xp, j, g);
-                for (row, dst) in dx.chunks_exact_mut(s.w).enumerate() {
-                    let (c, y) = (row / s.h, row % s.h);
-                    dst.copy_from_slice(&xp[(c * s.hp + y + s.pad) * s.wp + s.pad..][..s.w]);
-                }
+        let (mut gm, mut wide) = (vec![0.0; s.cout * row], vec![0.0; s.cin * run]);
+        for (j, dx) in out.chunks_exact_mut(sample).enumerate() {
+            s.widen(&grad[(first + j) * out_sample..][..out_sample], &mut gm, row, s.margin());
+            direct::input_grad(isa, &s, &w, &gm, &mut wide);
+            for (r, dst) in dx.chunks_exact_mut(s.w).enumerate() {
+                let (c, y) = (r / s.h, r % s.h);
+                dst.copy_from_slice(&wide[c * run + y * s.wp + s.pad..][..s.w]);
             }
         }
     });
@@ -756,59 +714,6 @@ fn sum_over_samples(batch: usize, partial: impl Fn(std::ops::Range<usize>) -> Ve
     partial(0..batch)
 }
 
-/// `dst (m×n, row-major) = [dst +] lhs (m×k) · rhs (k×n)`, each operand given as its values with a
-/// row stride and a column stride, through `gemm` (runtime-detected SIMD, one thread: the callers
-/// split the batch across threads themselves).
-fn matmul(
-    [m, n, k]: [usize; 3],
-    dst: &mut [f32],
-    accumulate: bool,
-    (lhs, lhs_rs, lhs_cs): (&[f32], usize, usize),
-    (rhs, rhs_rs, rhs_cs): (&[f32], usize, usize),
-) {
-    if m == 0 || n == 0 {
-        return;
-    }
-    // The bounds the unsafe call relies on: every index it forms lies inside its slice.
-    let last = |rows: usize, cols: usize, rs: usize, cs: usize| (rows - 1) * rs + (cols.max(1) - 1) * cs;
-    assert!(dst.len() >= m * n, "matmul: destination too small");
-    if k == 0 {
-        if !accumulate {
-            dst[..m * n].fill(0.0);
-        }
-        return;
-    }
-    assert!(last(m, k, lhs_rs, lhs_cs) < lhs.len() && last(k, n, rhs_rs, rhs_cs) < rhs.len(), "matmul: operand too small");
-    let i = |v: usize| v as isize;
-    #[allow(unsafe_code)]
-    // SAFETY: gemm reads lhs at r·lhs_rs + c·lhs_cs for r < m, c < k, rhs likewise for k × n, and
-    // writes dst at r·n + c for r < m, c < n: all inside the slices, as asserted above; dst is
-    // borrowed mutably, so it overlaps neither operand.
-    unsafe {
-        gemm::gemm(
-            m,
-            n,
-            k,
-            dst.as_mut_ptr(),
-            1,
-            i(n),
-            accumulate,
-            lhs.as_ptr(),
-            i(lhs_cs),
-            i(lhs_rs),
-            rhs.as_ptr(),
-            i(rhs_cs),
-            i(rhs_rs),
-            1.0f32,
-            1.0f32,
-            false,
-            false,
-            false,
-            gemm::Parallelism::None,
-        );
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use burn::tensor::ops::{ConvOptions, MaxPoolOptions};
@@ -847,6 +752,46 @@ mod tests {
             close(ours.0, theirs.0);
             close(ours.1, theirs.1);
             close(ours.2, theirs.2);
+        }
+    }
+
+    /// Each instruction set's convolution kernels this CPU runs (AVX-512, AVX2, plain; the
+    /// training takes the widest) against burn's `conv2d` and its gradients, on FlexTensors
+    /// directly: LeNet's shapes, an odd image with a padding wider than usual, a 3×3 kernel, more
+    /// channels than one block, and batches split into several groups with a short last one.
+    #[test]
+    fn conv_kernels_match_burn_on_every_isa() {
+        use burn::backend::flex::FlexTensor;
+        let device = Device::flex().autodiff();
+        let flex = |t: Tensor<4>| -> FlexTensor { FlexTensor::from_data(t.inner().into_data()) };
+        let isas = super::direct::Isa::available();
+        assert!(isas.contains(&super::direct::Isa::Plain));
+        let shapes =
+            [(3, 1, 6, 28, 28, 5, 2), (4, 6, 16, 14, 14, 5, 0), (2, 2, 3, 7, 9, 5, 3), (5, 7, 9, 6, 5, 3, 1), (67, 6, 16, 14, 14, 5, 0)];
+        for (b, cin, cout, h, w, k, pad) in shapes {
+            let x = Tensor::<4>::random([b, cin, h, w], Distribution::Normal(0.0, 1.0), &device).require_grad();
+            let wt = Tensor::<4>::random([cout, cin, k, k], Distribution::Normal(0.0, 1.0), &device).require_grad();
+            let (oh, ow) = (h + 2 * pad + 1 - k, w + 2 * pad + 1 - k);
+            let g = Tensor::<4>::random([b, cout, oh, ow], Distribution::Normal(0.0, 1.0), &device);
+            let y = burn::tensor::module::conv2d(x.clone(), wt.clone(), None, ConvOptions::new([1, 1], [pad, pad], [1, 1], 1));
+            let grads = y.clone().mul(g.clone()).sum().backward();
+            let (dx, dw) = (x.grad(&grads).expect("dx"), wt.grad(&grads).expect("dw"));
+            let (fx, fw, fg) = (flex(x.clone()), flex(wt.clone()), flex(g.clone()));
+            for &isa in &isas {
+                let back = |t: FlexTensor, shape: [usize; 4]| {
+                    let data = t.into_data();
+                    assert_eq!(data.shape().to_vec(), shape.to_vec(), "{isa:?}");
+                    Tensor::<4>::from_data(data, &Device::flex())
+                };
+                // Absolute 1e-3: the weight gradient of 67 samples sums ~6,700 products in another
+                // order than burn (an indexing slip is off by O(1)).
+                let near = |ours: Tensor<4>, theirs: Tensor<4>| {
+                    ours.into_data().assert_approx_eq::<f32>(&theirs.inner().into_data(), Tolerance::rel_abs(1e-4, 1e-3));
+                };
+                near(back(super::conv_forward(isa, &fx, &fw, pad), [b, cout, oh, ow]), y.clone().detach());
+                near(back(super::conv_weight_grad(isa, &fx, &fw, &fg, pad), [cout, cin, k, k]), dw.clone());
+                near(back(super::conv_input_grad(isa, &fx, &fw, &fg, pad), [b, cin, h, w]), dx.clone());
+            }
         }
     }
 
