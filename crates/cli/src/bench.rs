@@ -8,6 +8,7 @@ use std::time::Instant;
 use spotlight_core::backend::{BackendName, native_device};
 use spotlight_core::bench::{self, WARMUP};
 use spotlight_core::config::DatasetName;
+use spotlight_core::threads;
 
 use crate::{Fail, load_dataset, parse_backend};
 
@@ -111,8 +112,8 @@ fn measure(backend: BackendName, bn: bool, batch: usize, steps: usize, ds: &spot
     let (device, label) = native_device(backend).map_err(|e| Fail(1, e))?;
     let epoch = Instant::now();
     let clock = move || epoch.elapsed().as_secs_f64();
-    let t =
-        pollster::block_on(bench::train_throughput(ds, &device, &label, bn, batch, steps, &clock)).map_err(|e| Fail(1, e.to_string()))?;
+    let t = threads::on_pool(|| pollster::block_on(bench::train_throughput(ds, &device, &label, bn, batch, steps, &clock)))
+        .map_err(|e| Fail(1, e.to_string()))?;
     Ok(t.samples_per_s)
 }
 

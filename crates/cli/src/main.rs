@@ -13,7 +13,7 @@ use spotlight_core::config::DatasetName;
 use spotlight_core::data::Dataset;
 use spotlight_core::report::{Report, median};
 use spotlight_core::{Config, jobs, link, paper};
-use spotlight_core::{driver, experiment};
+use spotlight_core::{driver, experiment, threads};
 
 mod bench;
 
@@ -205,10 +205,12 @@ pub fn run_experiment(config: &Config, data_dir: &Path, backend: BackendName, qu
     let pb = progress_bar(exp.steps_total(), quiet);
     pb.set_prefix(prefix.to_string());
     let start = Instant::now();
-    pollster::block_on(driver::drive(&mut exp, &|| start.elapsed().as_secs_f64(), &|| false, |_, pace| {
-        pb.set_position(pace.progress.steps_done as u64);
-        pb.set_message(format!("{:.0} samples/s  ETA {:.0} s  {}", pace.samples_per_s, pace.eta_s, pace.progress.describe()));
-    }));
+    threads::on_pool(|| {
+        pollster::block_on(driver::drive(&mut exp, &|| start.elapsed().as_secs_f64(), &|| false, |_, pace| {
+            pb.set_position(pace.progress.steps_done as u64);
+            pb.set_message(format!("{:.0} samples/s  ETA {:.0} s  {}", pace.samples_per_s, pace.eta_s, pace.progress.describe()));
+        }))
+    });
     pb.finish_and_clear();
     Ok(exp.report())
 }
@@ -507,8 +509,10 @@ fn run_jobs(all: &[jobs::Job], i: usize, n: usize, store: &Path, data_dir: &Path
         let ds = &cache.as_ref().expect("just set").1;
         let other = needs_other(&job.config).then(|| load_dataset(data_dir, job.config.dataset.other())).transpose()?;
         let t = Instant::now();
-        let result = pollster::block_on(jobs::run_job(job, ds, other.as_ref(), &device, &name, || clock.elapsed().as_secs_f64()))
-            .map_err(|e| Fail(1, format!("{}: {e}", job.describe())))?;
+        let result = threads::on_pool(|| {
+            pollster::block_on(jobs::run_job(job, ds, other.as_ref(), &device, &name, || clock.elapsed().as_secs_f64()))
+        })
+        .map_err(|e| Fail(1, format!("{}: {e}", job.describe())))?;
         write_atomic(&job_path(store, &result.key), &serde_json::to_string(&result).expect("serializable"))?;
         if !quiet {
             eprintln!("  [{}/{}] {} ({:.1} s)", k + 1, todo.len(), job.describe(), t.elapsed().as_secs_f64());

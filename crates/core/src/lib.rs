@@ -36,6 +36,7 @@ pub mod link;
 pub mod model;
 pub mod paper;
 pub mod report;
+pub mod threads;
 pub mod train;
 pub mod yielder;
 
