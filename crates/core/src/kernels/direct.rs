@@ -8,231 +8,12 @@
 //! writing the column matrix or packing operands: LeNet's products are small (6 or 16 rows), and
 //! copying and packing were as much work as the arithmetic.
 //!
-//! Each kernel is written once, generic over the vector's lanes `L` and whether multiply and add
-//! are fused (`F`), and compiled for three vector units: AVX-512 (16 lanes) and AVX2 with FMA (8)
-//! on x86-64, picked at run time by the CPU's features, and a plain one (4 lanes, multiply then
-//! add) everywhere else — older x86-64, and WebAssembly's SIMD128 in the browser. Blocks stay
-//! within 16 vector registers (AVX2's and SIMD128's count).
+//! Each kernel is written once over a [`Vector`] and compiled for each vector unit
+//! ([`super::simd`]). Blocks of accumulators stay within the unit's registers: 16 (AVX2, SIMD128)
+//! or 32 (AVX-512).
 
 use super::Conv;
-
-/// Lanes of the widest vector here: the buffers the kernels read and write have room for a whole
-/// vector at their last position, and the weight gradient's partial sums keep this many lanes per
-/// weight.
-pub(super) const LANES: usize = 16;
-
-/// The vector unit a kernel is compiled for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Isa {
-    /// x86-64's AVX-512 (with FMA): 16 lanes.
-    Avx512,
-    /// x86-64's AVX2 with FMA: 8 lanes.
-    Avx2,
-    /// 4 lanes, multiply then add: what LLVM makes of it for SSE2, NEON or SIMD128.
-    Plain,
-}
-
-impl Isa {
-    /// The widest this CPU runs.
-    pub(super) fn best() -> Self {
-        Self::available()[0]
-    }
-
-    /// Each one this CPU runs, the widest first (the tests compare them all).
-    pub(super) fn available() -> Vec<Self> {
-        [Self::Avx512, Self::Avx2].into_iter().filter(|isa| isa.runs()).chain([Self::Plain]).collect()
-    }
-
-    /// Whether this CPU has the features the kernels compiled for `self` use.
-    fn runs(self) -> bool {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Self::Avx512 => is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("fma"),
-            #[cfg(target_arch = "x86_64")]
-            Self::Avx2 => is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma"),
-            Self::Plain => true,
-            #[cfg(not(target_arch = "x86_64"))]
-            _ => false,
-        }
-    }
-}
-
-/// `$name(isa, args…)`: the generic kernel `$kernel::<V>(args…)` compiled for `isa`'s vector
-/// unit (the plain one when this CPU lacks it).
-macro_rules! for_each_isa {
-    ($(#[$doc:meta])* $name:ident => $kernel:ident($($arg:ident: $ty:ty),* $(,)?)) => {
-        $(#[$doc])*
-        pub(super) fn $name(isa: Isa, $($arg: $ty),*) {
-            #[cfg(target_arch = "x86_64")]
-            {
-                #[target_feature(enable = "avx512f,avx2,fma")]
-                fn avx512($($arg: $ty),*) {
-                    $kernel::<x86::Z>($($arg),*)
-                }
-                #[target_feature(enable = "avx2,fma")]
-                fn avx2($($arg: $ty),*) {
-                    $kernel::<x86::Y>($($arg),*)
-                }
-                if isa == Isa::Avx512 && isa.runs() {
-                    #[allow(unsafe_code)]
-                    // SAFETY: this CPU has AVX-512F, AVX2 and FMA (`runs`).
-                    return unsafe { avx512($($arg),*) };
-                }
-                if isa == Isa::Avx2 && isa.runs() {
-                    #[allow(unsafe_code)]
-                    // SAFETY: this CPU has AVX2 and FMA (`runs`).
-                    return unsafe { avx2($($arg),*) };
-                }
-            }
-            let _ = isa;
-            $kernel::<[f32; 4]>($($arg),*)
-        }
-    };
-}
-
-/// A vector of f32 lanes and the few operations the kernels use. Implemented by `[f32; 4]` (plain
-/// arithmetic LLVM turns into the target's 4-lane vectors) and, on x86-64, by AVX2's and AVX-512's
-/// registers through their intrinsics: left to itself, LLVM vectorized the plain kernels for
-/// AVX-512 across the taps, with gathers, and ran them 3× slower than `gemm`.
-trait Vector: Copy {
-    /// The lanes.
-    const L: usize;
-    /// Vector registers the instruction set has: blocks of accumulators are sized to fit.
-    const REGS: usize = 16;
-    fn zero() -> Self;
-    fn splat(v: f32) -> Self;
-    /// The first `L` values of `s`.
-    fn load(s: &[f32]) -> Self;
-    /// Into the first `L` values of `s`.
-    fn store(self, s: &mut [f32]);
-    /// `self + a·b` lane by lane.
-    fn mul_add(self, a: Self, b: Self) -> Self;
-    fn add(self, b: Self) -> Self;
-}
-
-impl Vector for [f32; 4] {
-    const L: usize = 4;
-
-    #[inline(always)]
-    fn zero() -> Self {
-        [0.0; 4]
-    }
-
-    #[inline(always)]
-    fn splat(v: f32) -> Self {
-        [v; 4]
-    }
-
-    #[inline(always)]
-    fn load(s: &[f32]) -> Self {
-        s[..4].try_into().expect("4 values")
-    }
-
-    #[inline(always)]
-    fn store(self, s: &mut [f32]) {
-        s[..4].copy_from_slice(&self);
-    }
-
-    #[inline(always)]
-    fn mul_add(self, a: Self, b: Self) -> Self {
-        [0, 1, 2, 3].map(|l| a[l] * b[l] + self[l])
-    }
-
-    #[inline(always)]
-    fn add(self, b: Self) -> Self {
-        [0, 1, 2, 3].map(|l| self[l] + b[l])
-    }
-}
-
-/// The intrinsics behind [`Vector`] for AVX2 and AVX-512.
-///
-/// SAFETY (every `unsafe` block here): these types' methods are only called from the kernels
-/// [`for_each_isa!`] compiles for their instruction set and calls only where [`Isa::runs`] found
-/// it; loads and stores go through a slice of exactly the vector's length (bounds checked).
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod x86 {
-    use std::arch::x86_64::*;
-
-    use super::Vector;
-
-    /// AVX-512's 16 lanes.
-    #[derive(Clone, Copy)]
-    pub(super) struct Z(__m512);
-
-    impl Vector for Z {
-        const L: usize = 16;
-        const REGS: usize = 32;
-
-        #[inline(always)]
-        fn zero() -> Self {
-            Self(unsafe { _mm512_setzero_ps() })
-        }
-
-        #[inline(always)]
-        fn splat(v: f32) -> Self {
-            Self(unsafe { _mm512_set1_ps(v) })
-        }
-
-        #[inline(always)]
-        fn load(s: &[f32]) -> Self {
-            Self(unsafe { _mm512_loadu_ps(s[..16].as_ptr()) })
-        }
-
-        #[inline(always)]
-        fn store(self, s: &mut [f32]) {
-            unsafe { _mm512_storeu_ps(s[..16].as_mut_ptr(), self.0) }
-        }
-
-        #[inline(always)]
-        fn mul_add(self, a: Self, b: Self) -> Self {
-            Self(unsafe { _mm512_fmadd_ps(a.0, b.0, self.0) })
-        }
-
-        #[inline(always)]
-        fn add(self, b: Self) -> Self {
-            Self(unsafe { _mm512_add_ps(self.0, b.0) })
-        }
-    }
-
-    /// AVX2's 8 lanes, with FMA.
-    #[derive(Clone, Copy)]
-    pub(super) struct Y(__m256);
-
-    impl Vector for Y {
-        const L: usize = 8;
-
-        #[inline(always)]
-        fn zero() -> Self {
-            Self(unsafe { _mm256_setzero_ps() })
-        }
-
-        #[inline(always)]
-        fn splat(v: f32) -> Self {
-            Self(unsafe { _mm256_set1_ps(v) })
-        }
-
-        #[inline(always)]
-        fn load(s: &[f32]) -> Self {
-            Self(unsafe { _mm256_loadu_ps(s[..8].as_ptr()) })
-        }
-
-        #[inline(always)]
-        fn store(self, s: &mut [f32]) {
-            unsafe { _mm256_storeu_ps(s[..8].as_mut_ptr(), self.0) }
-        }
-
-        #[inline(always)]
-        fn mul_add(self, a: Self, b: Self) -> Self {
-            Self(unsafe { _mm256_fmadd_ps(a.0, b.0, self.0) })
-        }
-
-        #[inline(always)]
-        fn add(self, b: Self) -> Self {
-            Self(unsafe { _mm256_add_ps(self.0, b.0) })
-        }
-    }
-}
+use super::simd::{LANES, Vector, for_each_isa};
 
 impl Conv {
     /// A sample's output run, OH·WP positions, rounded up to whole vectors: the row length of the
@@ -308,9 +89,7 @@ type ForwardBlock<'a> = (&'a Conv, &'a [usize], &'a [f32], &'a [f32], &'a mut [f
 
 /// Output channels `o0..o0 + B` × vectors `p0..p0 + Q·L` of [`forward`]; returns Q.
 #[inline(always)]
-fn forward_block<V: Vector, const B: usize, const Q: usize>(
-    (s, offsets, xp, wt, wide, o0, p0): ForwardBlock,
-) -> usize {
+fn forward_block<V: Vector, const B: usize, const Q: usize>((s, offsets, xp, wt, wide, o0, p0): ForwardBlock) -> usize {
     let run = s.run();
     let mut acc = [[V::zero(); Q]; B];
     for (r, &offset) in offsets.iter().enumerate() {
@@ -386,9 +165,7 @@ type WeightGradBlock<'a> = (&'a Conv, &'a [usize], &'a [f32], usize, &'a [f32], 
 /// Taps `r0..r0 + T` × output channels `o0..o0 + B` of [`weight_grad`], over every sample of the
 /// group.
 #[inline(always)]
-fn weight_grad_block<V: Vector, const T: usize, const B: usize>(
-    (s, offsets, xp, stride, gw, sums, r0, o0): WeightGradBlock,
-) {
+fn weight_grad_block<V: Vector, const T: usize, const B: usize>((s, offsets, xp, stride, gw, sums, r0, o0): WeightGradBlock) {
     let (run, taps) = (s.run(), offsets.len());
     let samples = gw.len() / (s.cout * run);
     let mut acc = [[V::zero(); B]; T];

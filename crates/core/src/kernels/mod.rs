@@ -21,6 +21,8 @@
 //! goes through burn's own ops, which the tests below compare against: outputs and gradients.
 
 mod direct;
+mod pool;
+mod simd;
 
 use burn::backend::autodiff::Autodiff;
 use burn::backend::autodiff::checkpoint::base::Checkpointer;
@@ -63,7 +65,7 @@ pub trait LeNetKernels: burn::backend::Backend {
 
 impl LeNetKernels for Flex {
     fn lenet_conv(x: FlexTensor, weight: FlexTensor, padding: usize) -> FlexTensor {
-        conv_forward(direct::Isa::best(), &x, &weight, padding)
+        conv_forward(simd::Isa::best(), &x, &weight, padding)
     }
 
     fn lenet_pool(x: FlexTensor) -> FlexTensor {
@@ -96,10 +98,10 @@ impl<C: CheckpointStrategy> LeNetKernels for Autodiff<Flex, C> {
                 let grad = grads.consume::<Flex>(&ops.node);
                 let (x, weight, padding) = ops.state;
                 if let Some(node) = node_x {
-                    grads.register::<Flex>(node.id, conv_input_grad(direct::Isa::best(), &x, &weight, &grad, padding));
+                    grads.register::<Flex>(node.id, conv_input_grad(simd::Isa::best(), &x, &weight, &grad, padding));
                 }
                 if let Some(node) = node_weight {
-                    grads.register::<Flex>(node.id, conv_weight_grad(direct::Isa::best(), &x, &weight, &grad, padding));
+                    grads.register::<Flex>(node.id, conv_weight_grad(simd::Isa::best(), &x, &weight, &grad, padding));
                 }
             }
         }
@@ -107,10 +109,10 @@ impl<C: CheckpointStrategy> LeNetKernels for Autodiff<Flex, C> {
         match ConvBackward.prepare::<C>([x.node(), weight.node()]).compute_bound().stateful() {
             OpsKind::Tracked(prep) => {
                 let (x, weight) = (x.primitive().clone(), weight.primitive().clone());
-                let out = conv_forward(direct::Isa::best(), &x, &weight, padding);
+                let out = conv_forward(simd::Isa::best(), &x, &weight, padding);
                 prep.finish((x, weight, padding), out)
             }
-            OpsKind::UnTracked(prep) => prep.finish(conv_forward(direct::Isa::best(), x.primitive(), weight.primitive(), padding)),
+            OpsKind::UnTracked(prep) => prep.finish(conv_forward(simd::Isa::best(), x.primitive(), weight.primitive(), padding)),
         }
     }
 
@@ -502,9 +504,9 @@ impl Conv {
     }
 
     /// The taps (C·k·k), the values of one input sample, and the padded sample's length: the
-    /// spill's k − 1 zeros and a vector's more ([`direct::LANES`]) included.
+    /// spill's k − 1 zeros and a vector's more ([`simd::LANES`]) included.
     fn sizes(&self) -> (usize, usize, usize) {
-        (self.cin * self.k * self.k, self.cin * self.h * self.w, self.cin * self.hp * self.wp + self.k - 1 + direct::LANES)
+        (self.cin * self.k * self.k, self.cin * self.h * self.w, self.cin * self.hp * self.wp + self.k - 1 + simd::LANES)
     }
 
     /// Where tap `r` = (c, i, j) starts reading in a padded sample.
@@ -551,7 +553,7 @@ impl Conv {
 }
 
 /// `y = W ⋆ x`, one sample at a time ([`direct::forward`]), the spill columns dropped.
-fn conv_forward(isa: direct::Isa, x: &FlexTensor, weight: &FlexTensor, pad: usize) -> FlexTensor {
+fn conv_forward(isa: simd::Isa, x: &FlexTensor, weight: &FlexTensor, pad: usize) -> FlexTensor {
     let s = Conv::new(x, weight, pad);
     let (x, w) = (values(x), values(weight));
     let (taps, sample, padded) = s.sizes();
@@ -572,7 +574,7 @@ fn conv_forward(isa: direct::Isa, x: &FlexTensor, weight: &FlexTensor, pad: usiz
 }
 
 /// `dW`, each thread summing its samples' ([`direct::weight_grad`]).
-fn conv_weight_grad(isa: direct::Isa, x: &FlexTensor, weight: &FlexTensor, grad: &FlexTensor, pad: usize) -> FlexTensor {
+fn conv_weight_grad(isa: simd::Isa, x: &FlexTensor, weight: &FlexTensor, grad: &FlexTensor, pad: usize) -> FlexTensor {
     let s = Conv::new(x, weight, pad);
     let (x, grad) = (values(x), values(grad));
     let (taps, sample, padded) = s.sizes();
@@ -581,7 +583,7 @@ fn conv_weight_grad(isa: direct::Isa, x: &FlexTensor, weight: &FlexTensor, grad:
     // Samples per kernel call: as many as keep their inputs and gradients within 256 KiB.
     let group = ((1 << 16) / (padded + s.cout * s.run())).max(1);
     let partial = |range: std::ops::Range<usize>| {
-        let mut sums = vec![0.0f32; s.cout * taps * direct::LANES];
+        let mut sums = vec![0.0f32; s.cout * taps * simd::LANES];
         let g = group.min(range.len());
         let (mut xp, mut gw) = (vec![0.0; g * padded], vec![0.0; g * s.cout * s.run()]);
         for first in range.clone().step_by(g) {
@@ -600,7 +602,7 @@ fn conv_weight_grad(isa: direct::Isa, x: &FlexTensor, weight: &FlexTensor, grad:
 }
 
 /// `dx`, one sample at a time ([`direct::input_grad`]), the padding dropped.
-fn conv_input_grad(isa: direct::Isa, x: &FlexTensor, weight: &FlexTensor, grad: &FlexTensor, pad: usize) -> FlexTensor {
+fn conv_input_grad(isa: simd::Isa, x: &FlexTensor, weight: &FlexTensor, grad: &FlexTensor, pad: usize) -> FlexTensor {
     let s = Conv::new(x, weight, pad);
     let (w, grad) = (values(weight), values(grad));
     let (_, sample, _) = s.sizes();
@@ -621,57 +623,29 @@ fn conv_input_grad(isa: direct::Isa, x: &FlexTensor, weight: &FlexTensor, grad: 
     tensor(dx, [s.batch, s.cin, s.h, s.w])
 }
 
-/// Which element of a 2×2 window `[a0, a1; b0, b1]` is the largest: 0–3 in row-major order, the
-/// first of equals (as PyTorch: after a ReLU most windows are all zeros).
-fn window_argmax(a: &[f32], b: &[f32]) -> usize {
-    let (mut best, mut at) = (a[0], 0);
-    for (i, v) in [(1, a[1]), (2, b[0]), (3, b[1])] {
-        if v > best {
-            (best, at) = (v, i);
-        }
-    }
-    at
-}
-
+/// 2×2 max-pooling ([`pool::forward`]), the samples split across threads.
 fn pool_forward(x: &FlexTensor) -> FlexTensor {
     let [b, c, h, w] = dims4(x);
     let x = values(x);
-    let (oh, ow) = (h / 2, w / 2);
+    let (oh, ow, isa) = (h / 2, w / 2, simd::Isa::best());
     let mut y = vec![0.0f32; b * c * oh * ow];
     for_samples(&mut y, c * oh * ow, |first, out| {
-        for (p, plane_out) in out.chunks_exact_mut(oh * ow).enumerate() {
-            let plane = &x[(first * c + p) * h * w..][..h * w];
-            for (row, out) in plane_out.chunks_exact_mut(ow).enumerate() {
-                let (r0, r1) = (&plane[2 * row * w..][..2 * ow], &plane[(2 * row + 1) * w..][..2 * ow]);
-                for ((o, a), b) in out.iter_mut().zip(r0.chunks_exact(2)).zip(r1.chunks_exact(2)) {
-                    *o = [a[0], a[1], b[0], b[1]][window_argmax(a, b)];
-                }
-            }
-        }
+        let samples = out.len() / (c * oh * ow).max(1);
+        pool::forward(isa, &x[first * c * h * w..][..samples * c * h * w], h, w, out);
     });
     tensor(y, [b, c, oh, ow])
 }
 
+/// The gradient of [`pool_forward`] ([`pool::backward`]), the samples split across threads.
 fn pool_backward(x: &FlexTensor, grad: &FlexTensor) -> FlexTensor {
     let [b, c, h, w] = dims4(x);
     let (x, g) = (values(x), values(grad));
-    let (oh, ow) = (h / 2, w / 2);
+    let (oh, ow, isa) = (h / 2, w / 2, simd::Isa::best());
     let mut dx = vec![0.0f32; b * c * h * w];
     for_samples(&mut dx, c * h * w, |first, out| {
-        for (p, dplane) in out.chunks_exact_mut(h * w).enumerate() {
-            let plane = &x[(first * c + p) * h * w..][..h * w];
-            let g = &g[(first * c + p) * oh * ow..][..oh * ow];
-            for (row, g) in g.chunks_exact(ow).enumerate() {
-                let (r0, r1) = (&plane[2 * row * w..][..2 * ow], &plane[(2 * row + 1) * w..][..2 * ow]);
-                let (d0, d1) = dplane[2 * row * w..(2 * row + 2) * w].split_at_mut(w);
-                for (col, ((&gi, a), b)) in g.iter().zip(r0.chunks_exact(2)).zip(r1.chunks_exact(2)).enumerate() {
-                    // The windows do not overlap: each input element gets at most one gradient.
-                    let at = window_argmax(a, b);
-                    let d = if at < 2 { &mut *d0 } else { &mut *d1 };
-                    d[2 * col + (at & 1)] = gi;
-                }
-            }
-        }
+        let samples = out.len() / (c * h * w).max(1);
+        let (x, g) = (&x[first * c * h * w..][..out.len()], &g[first * c * oh * ow..][..samples * c * oh * ow]);
+        pool::backward(isa, x, g, h, w, out);
     });
     tensor(dx, [b, c, h, w])
 }
@@ -764,8 +738,8 @@ mod tests {
         use burn::backend::flex::FlexTensor;
         let device = Device::flex().autodiff();
         let flex = |t: Tensor<4>| -> FlexTensor { FlexTensor::from_data(t.inner().into_data()) };
-        let isas = super::direct::Isa::available();
-        assert!(isas.contains(&super::direct::Isa::Plain));
+        let isas = super::simd::Isa::available();
+        assert!(isas.contains(&super::simd::Isa::Plain));
         let shapes =
             [(3, 1, 6, 28, 28, 5, 2), (4, 6, 16, 14, 14, 5, 0), (2, 2, 3, 7, 9, 5, 3), (5, 7, 9, 6, 5, 3, 1), (67, 6, 16, 14, 14, 5, 0)];
         for (b, cin, cout, h, w, k, pad) in shapes {
