@@ -21,6 +21,7 @@
 //! goes through burn's own ops, which the tests below compare against: outputs and gradients.
 
 mod direct;
+mod norm;
 mod pool;
 mod simd;
 
@@ -305,21 +306,20 @@ fn flat(data: Vec<f32>, shape: Vec<usize>) -> FlexTensor {
 /// split over samples across threads), as `[2, C]` flattened: means, then variances.
 fn bn_stats(x: &FlexTensor) -> FlexTensor {
     let (b, c, s) = bn_dims(x);
-    let xv = values(x);
+    let (xv, isa) = (values(x), simd::Isa::best());
     let n = (b * s) as f32;
-    let per_channel = |f: &(dyn Fn(usize, &[f32]) -> f32 + Sync)| {
-        sum_over_samples(b, |range| {
-            let mut acc = vec![0f32; c];
-            for i in range {
-                for (ch, a) in acc.iter_mut().enumerate() {
-                    *a += f(ch, &xv[(i * c + ch) * s..][..s]);
-                }
-            }
-            acc
-        })
-    };
-    let mean: Vec<f32> = per_channel(&|_, row| row.iter().sum()).into_iter().map(|v| v / n).collect();
-    let var = per_channel(&|ch, row| row.iter().map(|&v| (v - mean[ch]) * (v - mean[ch])).sum());
+    let samples = |range: std::ops::Range<usize>| &xv[range.start * c * s..range.end * c * s];
+    let sums = sum_over_samples(b, |range| {
+        let mut acc = vec![0f32; c];
+        norm::sums(isa, samples(range), c, s, &mut acc);
+        acc
+    });
+    let mean: Vec<f32> = sums.into_iter().map(|v| v / n).collect();
+    let var = sum_over_samples(b, |range| {
+        let mut acc = vec![0f32; c];
+        norm::squares(isa, samples(range), c, s, &mean, &mut acc);
+        acc
+    });
     flat(mean.iter().copied().chain(var.into_iter().map(|v| v / n)).collect(), vec![2 * c])
 }
 
@@ -329,20 +329,9 @@ fn bn_forward(x: &FlexTensor, gamma: &FlexTensor, beta: &FlexTensor, stats: &Fle
     let (xv, gv, bv, st) = (values(x), values(gamma), values(beta), values(stats));
     let scale: Vec<f32> = (0..c).map(|ch| gv[ch] / (st[c + ch] + epsilon as f32).sqrt()).collect();
     let shift: Vec<f32> = (0..c).map(|ch| bv[ch] - st[ch] * scale[ch]).collect();
-    let mut out = vec![0f32; xv.len()];
+    let (mut out, isa) = (vec![0f32; xv.len()], simd::Isa::best());
     for_samples(&mut out, c * s, |first, rows| {
-        for (k, o) in rows.chunks_mut(c * s).enumerate() {
-            let xs = &xv[(first + k) * c * s..][..c * s];
-            for ch in 0..c {
-                let (sc, sh) = (scale[ch], shift[ch]);
-                let (o, xs) = (&mut o[ch * s..][..s], &xs[ch * s..][..s]);
-                if relu {
-                    o.iter_mut().zip(xs).for_each(|(o, &v)| *o = (v * sc + sh).max(0.0));
-                } else {
-                    o.iter_mut().zip(xs).for_each(|(o, &v)| *o = v * sc + sh);
-                }
-            }
-        }
+        norm::affine(isa, &xv[first * c * s..][..rows.len()], c, s, &scale, &shift, relu, rows);
     });
     flat(out, x.shape().to_vec())
 }
@@ -361,7 +350,7 @@ fn bn_backward(
 ) -> (Option<FlexTensor>, FlexTensor, FlexTensor) {
     let (b, c, s) = bn_dims(x);
     let (xv, gv, st, dy) = (values(x), values(gamma), values(stats), values(grad));
-    let n = (b * s) as f32;
+    let (n, isa) = ((b * s) as f32, simd::Isa::best());
     let inv: Vec<f32> = (0..c).map(|ch| 1.0 / (st[c + ch] + epsilon as f32).sqrt()).collect();
     // The ReLU's gate: the output `x·scale + shift` was positive (all open without a ReLU).
     let (scale, shift): (Vec<f32>, Vec<f32>) = match relu_beta {
@@ -371,24 +360,12 @@ fn bn_backward(
         }
         None => (vec![0.0; c], vec![1.0; c]),
     };
-    let gate = |ch: usize, v: f32, g: f32| if v * scale[ch] + shift[ch] > 0.0 { g } else { 0.0 };
+    let gate = (&scale[..], &shift[..]);
     // Σ dy and Σ dy·(x − mean), per channel.
     let sums = sum_over_samples(b, |range| {
         let mut acc = vec![0f32; 2 * c];
-        for i in range {
-            for ch in 0..c {
-                let at = (i * c + ch) * s;
-                let m = st[ch];
-                let (mut sd, mut sdx) = (0f32, 0f32);
-                for (&g, &v) in dy[at..][..s].iter().zip(&xv[at..][..s]) {
-                    let g = gate(ch, v, g);
-                    sd += g;
-                    sdx += g * (v - m);
-                }
-                acc[ch] += sd;
-                acc[c + ch] += sdx;
-            }
-        }
+        let run = range.start * c * s..range.end * c * s;
+        norm::bn_grad_sums(isa, &xv[run.clone()], &dy[run], c, s, &st[..c], gate, &mut acc);
         acc
     });
     let dbeta: Vec<f32> = sums[..c].to_vec();
@@ -400,14 +377,8 @@ fn bn_backward(
         let k: Vec<f32> = (0..c).map(|ch| -a[ch] * dbeta[ch] / n - bx[ch] * st[ch]).collect();
         let mut out = vec![0f32; xv.len()];
         for_samples(&mut out, c * s, |first, rows| {
-            for (j, o) in rows.chunks_mut(c * s).enumerate() {
-                let at = (first + j) * c * s;
-                for ch in 0..c {
-                    let (a, bx, k) = (a[ch], bx[ch], k[ch]);
-                    let (g, v) = (&dy[at + ch * s..][..s], &xv[at + ch * s..][..s]);
-                    o[ch * s..][..s].iter_mut().zip(g.iter().zip(v)).for_each(|(o, (&g, &v))| *o = a * gate(ch, v, g) + bx * v + k);
-                }
-            }
+            let run = first * c * s..first * c * s + rows.len();
+            norm::bn_dx(isa, &xv[run.clone()], &dy[run], c, s, (&a, &bx, &k), gate, rows);
         });
         flat(out, x.shape().to_vec())
     });
@@ -418,15 +389,10 @@ fn bn_backward(
 fn bias_relu_forward(x: &FlexTensor, bias: &FlexTensor) -> FlexTensor {
     let (_, c, s) = bn_dims(x);
     let (xv, bv) = (values(x), values(bias));
-    let mut out = vec![0f32; xv.len()];
+    let (mut out, isa, ones) = (vec![0f32; xv.len()], simd::Isa::best(), vec![1.0; c]);
     for_samples(&mut out, c * s, |first, rows| {
-        for (k, o) in rows.chunks_mut(c * s).enumerate() {
-            let xs = &xv[(first + k) * c * s..][..c * s];
-            for ch in 0..c {
-                let b = bv[ch];
-                o[ch * s..][..s].iter_mut().zip(&xs[ch * s..][..s]).for_each(|(o, &v)| *o = (v + b).max(0.0));
-            }
-        }
+        // x·1 + bias is x + bias exactly.
+        norm::affine(isa, &xv[first * c * s..][..rows.len()], c, s, &ones, &bv, true, rows);
     });
     flat(out, x.shape().to_vec())
 }
@@ -435,19 +401,15 @@ fn bias_relu_forward(x: &FlexTensor, bias: &FlexTensor) -> FlexTensor {
 /// 0), `dbias = Σ dx` per channel.
 fn bias_relu_backward(out: &FlexTensor, grad: &FlexTensor) -> (FlexTensor, FlexTensor) {
     let (b, c, s) = bn_dims(out);
-    let (ov, dy) = (values(out), values(grad));
+    let (ov, dy, isa) = (values(out), values(grad), simd::Isa::best());
     let mut dx = vec![0f32; ov.len()];
     for_samples(&mut dx, c * s, |first, rows| {
-        let at = first * c * s;
-        rows.iter_mut().zip(&dy[at..]).zip(&ov[at..]).for_each(|((d, &g), &o)| *d = if o > 0.0 { g } else { 0.0 });
+        let run = first * c * s..first * c * s + rows.len();
+        norm::relu_grad(isa, &ov[run.clone()], &dy[run], rows);
     });
     let dbias = sum_over_samples(b, |range| {
         let mut acc = vec![0f32; c];
-        for i in range {
-            for (ch, a) in acc.iter_mut().enumerate() {
-                *a += dx[(i * c + ch) * s..][..s].iter().sum::<f32>();
-            }
-        }
+        norm::sums(isa, &dx[range.start * c * s..range.end * c * s], c, s, &mut acc);
         acc
     });
     (flat(dx, out.shape().to_vec()), flat(dbias, vec![c]))

@@ -100,6 +100,15 @@ pub(super) trait Vector: Copy {
     /// `self + a·b` lane by lane.
     fn mul_add(self, a: Self, b: Self) -> Self;
     fn add(self, b: Self) -> Self;
+    fn sub(self, b: Self) -> Self;
+
+    /// The sum of the lanes.
+    #[inline(always)]
+    fn sum(self) -> f32 {
+        let mut lanes = [0.0; LANES];
+        self.store(&mut lanes);
+        lanes[..Self::L].iter().sum()
+    }
 }
 
 impl Vector for [f32; 4] {
@@ -133,6 +142,11 @@ impl Vector for [f32; 4] {
     #[inline(always)]
     fn add(self, b: Self) -> Self {
         [0, 1, 2, 3].map(|l| self[l] + b[l])
+    }
+
+    #[inline(always)]
+    fn sub(self, b: Self) -> Self {
+        [0, 1, 2, 3].map(|l| self[l] - b[l])
     }
 }
 
@@ -185,6 +199,11 @@ pub(super) mod x86 {
         fn add(self, b: Self) -> Self {
             Self(unsafe { _mm512_add_ps(self.0, b.0) })
         }
+
+        #[inline(always)]
+        fn sub(self, b: Self) -> Self {
+            Self(unsafe { _mm512_sub_ps(self.0, b.0) })
+        }
     }
 
     /// AVX2's 8 lanes, with FMA.
@@ -222,6 +241,11 @@ pub(super) mod x86 {
         #[inline(always)]
         fn add(self, b: Self) -> Self {
             Self(unsafe { _mm256_add_ps(self.0, b.0) })
+        }
+
+        #[inline(always)]
+        fn sub(self, b: Self) -> Self {
+            Self(unsafe { _mm256_sub_ps(self.0, b.0) })
         }
     }
 }
