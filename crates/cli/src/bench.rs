@@ -88,6 +88,7 @@ fn conditions(before: &Load) -> Vec<String> {
         cpu.map_or(String::new(), |m| format!(" ({m})")),
         rayon.map_or(format!("{cores} (rayon's default: one per CPU)"), |v| format!("{v} (RAYON_NUM_THREADS)"))
     ));
+    lines.push(format!("Spotlight's CPU kernels (burn-flex): {}", spotlight_core::kernels::vector_unit()));
     if let Some(l) = before.loadavg {
         lines.push(format!("load average (1 min) before the run: {l:.2}"));
     }

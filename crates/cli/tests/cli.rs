@@ -196,3 +196,19 @@ fn a_missing_value_a_huge_config_and_a_diverged_model_are_errors() {
     assert!(err.contains("did not complete") && err.contains("no-BN"), "{err}");
     assert!(runs_of(&report)[0]["error"].is_string(), "the report keeps the error");
 }
+
+/// `bench` prints the conditions its figures were taken under (build, machine, threads, the vector
+/// unit Spotlight's kernels run on) and a row per model and batch size.
+#[test]
+fn bench_prints_its_conditions_and_a_row_per_model() {
+    let out = bin().args(["bench", "--backends", "flex", "--batches", "16", "--steps", "1", "--no-torch"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for line in ["build: ", "machine: ", "Spotlight's CPU kernels (burn-flex): ", "PyTorch: not measured"] {
+        assert!(text.lines().any(|l| l.starts_with(line)), "no line starting {line:?} in:\n{text}");
+    }
+    assert!(text.contains("; burn-flex threads: "), "{text}");
+    let rows: Vec<&str> = text.lines().filter(|l| l.starts_with("flex ")).collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    assert!(rows[0].contains(" BN ") && rows[1].contains(" no-BN "), "{text}");
+}

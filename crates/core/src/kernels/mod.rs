@@ -233,6 +233,11 @@ fn on_flex<const D: usize>(t: &Tensor<D>) -> bool {
     flex && t.dtype() == DType::F32
 }
 
+/// The vector unit Spotlight's kernels run on here (the widest this CPU has; picked when they run).
+pub fn vector_unit() -> &'static str {
+    simd::Isa::best().name()
+}
+
 /// burn's `conv2d` without a bias, through Spotlight's kernels where they apply (see the module
 /// docs).
 pub fn conv2d(x: Tensor<4>, weight: Tensor<4>, options: ConvOptions<2>) -> Tensor<4> {

@@ -34,6 +34,15 @@ impl Isa {
         [Self::Avx512, Self::Avx2].into_iter().filter(|isa| isa.runs()).chain([Self::Plain]).collect()
     }
 
+    /// Its name, as the benchmark prints it.
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            Self::Avx512 => "AVX-512 (16 lanes)",
+            Self::Avx2 => "AVX2 + FMA (8 lanes)",
+            Self::Plain => "4-lane vectors (SSE2, NEON or WebAssembly SIMD128)",
+        }
+    }
+
     /// Whether this CPU has the features the kernels compiled for `self` use.
     pub(super) fn runs(self) -> bool {
         match self {
