@@ -3,7 +3,7 @@
 //! burn-flex runs a LeNet training step mostly in its convolutions and poolings
 //! (`bench/PROFILE.md`): the weight gradient is a convolution of the transposed input with the
 //! output gradient as a 28×28 kernel, on one thread, and the pooling keeps and scatters indices.
-//! This module computes the same things the way PyTorch's CPU path does, through burn's backend
+//! This module computes the same things with kernels of its own, through burn's backend
 //! extension API (a [`LeNetKernels`] trait implemented for `Flex` and, with a hand-written
 //! backward, for `Autodiff<Flex>`):
 //!
@@ -244,7 +244,10 @@ pub fn conv2d(x: Tensor<4>, weight: Tensor<4>, options: ConvOptions<2>) -> Tenso
     let [k1, k2] = [weight.dims()[2], weight.dims()[3]];
     let [(top, bottom), (left, right)] = options.padding;
     let plain = options.stride == [1, 1] && options.dilation == [1, 1] && options.groups == 1;
-    if plain && k1 == k2 && top == bottom && left == right && top == left && on_flex(&x) && on_flex(&weight) {
+    // An output with no pixels (or no samples) is burn's to make.
+    let [b, _, h, w] = x.dims();
+    let some = b > 0 && h + 2 * top + 1 > k1 && w + 2 * left + 1 > k2;
+    if plain && some && k1 == k2 && top == bottom && left == right && top == left && on_flex(&x) && on_flex(&weight) {
         return Tensor::from_dispatch(<Dispatch as LeNetKernels>::lenet_conv(x.into_dispatch(), weight.into_dispatch(), top));
     }
     burn::tensor::module::conv2d(x, weight, None, options)
@@ -440,7 +443,7 @@ fn tensor(data: Vec<f32>, shape: [usize; 4]) -> FlexTensor {
 /// The shapes of one convolution, and the padded layout the kernels work in.
 ///
 /// One sample is copied into a zero-padded buffer `[C, HP, WP]` (HP = H + 2·pad, WP alike) with
-/// `k − 1` more zeros at its end. In that buffer an output pixel (y, x) and a tap (c, i, j) read
+/// `k − 1` more zeros at its end (and a vector's more, [`simd::LANES`]). In that buffer an output pixel (y, x) and a tap (c, i, j) read
 /// the element at c·HP·WP + (y + i)·WP + x + j, so for a whole tap the output pixels, taken in
 /// rows of WP (the last WP − OW of each row past the image: "spill" columns, computed and
 /// dropped), read one contiguous run, which [`direct`]'s kernels read a vector at a time.
@@ -551,7 +554,7 @@ fn conv_weight_grad(isa: simd::Isa, x: &FlexTensor, weight: &FlexTensor, grad: &
     let group = ((1 << 16) / (padded + s.cout * s.run())).max(1);
     let partial = |range: std::ops::Range<usize>| {
         let mut sums = vec![0.0f32; s.cout * taps * simd::LANES];
-        let g = group.min(range.len());
+        let g = group.min(range.len()).max(1);
         let (mut xp, mut gw) = (vec![0.0; g * padded], vec![0.0; g * s.cout * s.run()]);
         for first in range.clone().step_by(g) {
             let n = g.min(range.end - first);
@@ -642,10 +645,11 @@ fn sum_over_samples(batch: usize, partial: impl Fn(std::ops::Range<usize>) -> Ve
         let per_thread = batch.div_ceil(rayon::current_num_threads()).max(1);
         if per_thread < batch {
             let runs: Vec<_> = (0..batch).step_by(per_thread).map(|s| s..(s + per_thread).min(batch)).collect();
-            return runs
-                .into_par_iter()
-                .map(&partial)
-                .reduce_with(|mut a, b| {
+            // Added in the runs' order, whichever thread finished first: the same sums every time.
+            let partials: Vec<Vec<f32>> = runs.into_par_iter().map(&partial).collect();
+            return partials
+                .into_iter()
+                .reduce(|mut a, b| {
                     a.iter_mut().zip(&b).for_each(|(a, b)| *a += b);
                     a
                 })
@@ -665,11 +669,11 @@ mod tests {
     }
 
     /// Our convolution against burn's, forward and both gradients, at LeNet's two shapes, one with
-    /// a padding wider than usual and an odd image, and a batch taken in several groups.
+    /// a padding wider than usual and an odd image, and a batch split across threads.
     #[test]
     fn conv_matches_burn() {
         let device = Device::flex().autodiff();
-        // The fourth: several groups of samples per thread, the last one short.
+        // The fourth: more samples than one thread's share.
         for (b, cin, cout, h, w, pad) in [(3, 1, 6, 28, 28, 2), (4, 6, 16, 14, 14, 0), (2, 2, 3, 7, 9, 3), (31, 6, 16, 14, 14, 0)] {
             let x = Tensor::<4>::random([b, cin, h, w], Distribution::Normal(0.0, 1.0), &device);
             let wt = Tensor::<4>::random([cout, cin, 5, 5], Distribution::Normal(0.0, 1.0), &device);
@@ -698,8 +702,9 @@ mod tests {
 
     /// Each instruction set's convolution kernels this CPU runs (AVX-512, AVX2, plain; the
     /// training takes the widest) against burn's `conv2d` and its gradients, on FlexTensors
-    /// directly: LeNet's shapes, an odd image with a padding wider than usual, a 3×3 kernel, more
-    /// channels than one block, and batches split into several groups with a short last one.
+    /// directly: LeNet's shapes, an odd image with a padding wider than usual (windows of zeros
+    /// only), 3×3 kernels, channel counts that take every block size, a single sample, and — on
+    /// one thread as well as on all — a batch taken in several groups with a short last one.
     #[test]
     fn conv_kernels_match_burn_on_every_isa() {
         use burn::backend::flex::FlexTensor;
@@ -707,8 +712,15 @@ mod tests {
         let flex = |t: Tensor<4>| -> FlexTensor { FlexTensor::from_data(t.inner().into_data()) };
         let isas = super::simd::Isa::available();
         assert!(isas.contains(&super::simd::Isa::Plain));
-        let shapes =
-            [(3, 1, 6, 28, 28, 5, 2), (4, 6, 16, 14, 14, 5, 0), (2, 2, 3, 7, 9, 5, 3), (5, 7, 9, 6, 5, 3, 1), (67, 6, 16, 14, 14, 5, 0)];
+        let shapes = [
+            (3, 1, 6, 28, 28, 5, 2),
+            (4, 6, 16, 14, 14, 5, 0),
+            (2, 2, 3, 7, 9, 5, 3),
+            (5, 7, 9, 6, 5, 3, 1),
+            (1, 5, 4, 6, 5, 3, 3),
+            (67, 6, 16, 14, 14, 5, 0),
+        ];
+        let one_thread = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a thread pool");
         for (b, cin, cout, h, w, k, pad) in shapes {
             let x = Tensor::<4>::random([b, cin, h, w], Distribution::Normal(0.0, 1.0), &device).require_grad();
             let wt = Tensor::<4>::random([cout, cin, k, k], Distribution::Normal(0.0, 1.0), &device).require_grad();
@@ -718,7 +730,8 @@ mod tests {
             let grads = y.clone().mul(g.clone()).sum().backward();
             let (dx, dw) = (x.grad(&grads).expect("dx"), wt.grad(&grads).expect("dw"));
             let (fx, fw, fg) = (flex(x.clone()), flex(wt.clone()), flex(g.clone()));
-            for &isa in &isas {
+            let runs = isas.iter().flat_map(|&isa| [(isa, false), (isa, true)]);
+            for (isa, alone) in runs {
                 let back = |t: FlexTensor, shape: [usize; 4]| {
                     let data = t.into_data();
                     assert_eq!(data.shape().to_vec(), shape.to_vec(), "{isa:?}");
@@ -729,9 +742,14 @@ mod tests {
                 let near = |ours: Tensor<4>, theirs: Tensor<4>| {
                     ours.into_data().assert_approx_eq::<f32>(&theirs.inner().into_data(), Tolerance::rel_abs(1e-4, 1e-3));
                 };
-                near(back(super::conv_forward(isa, &fx, &fw, pad), [b, cout, oh, ow]), y.clone().detach());
-                near(back(super::conv_weight_grad(isa, &fx, &fw, &fg, pad), [cout, cin, k, k]), dw.clone());
-                near(back(super::conv_input_grad(isa, &fx, &fw, &fg, pad), [b, cin, h, w]), dx.clone());
+                let ours = || {
+                    let y = super::conv_forward(isa, &fx, &fw, pad);
+                    (y, super::conv_weight_grad(isa, &fx, &fw, &fg, pad), super::conv_input_grad(isa, &fx, &fw, &fg, pad))
+                };
+                let (oy, odw, odx) = if alone { one_thread.install(ours) } else { ours() };
+                near(back(oy, [b, cout, oh, ow]), y.clone().detach());
+                near(back(odw, [cout, cin, k, k]), dw.clone());
+                near(back(odx, [b, cin, h, w]), dx.clone());
             }
         }
     }

@@ -12,6 +12,9 @@
 /// weight.
 pub(super) const LANES: usize = 16;
 
+// The kernels step through rows of whole LANES-value vectors: every vector's lanes must divide it.
+const _: () = assert!(LANES.is_multiple_of(16) && LANES.is_multiple_of(8) && LANES.is_multiple_of(4));
+
 /// The vector unit a kernel is compiled for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Isa {
@@ -26,10 +29,11 @@ pub(super) enum Isa {
 impl Isa {
     /// The widest this CPU runs.
     pub(super) fn best() -> Self {
-        Self::available()[0]
+        [Self::Avx512, Self::Avx2].into_iter().find(|isa| isa.runs()).unwrap_or(Self::Plain)
     }
 
     /// Each one this CPU runs, the widest first (the tests compare them all).
+    #[cfg(test)]
     pub(super) fn available() -> Vec<Self> {
         [Self::Avx512, Self::Avx2].into_iter().filter(|isa| isa.runs()).chain([Self::Plain]).collect()
     }
@@ -47,7 +51,7 @@ impl Isa {
     pub(super) fn runs(self) -> bool {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Self::Avx512 => is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("fma"),
+            Self::Avx512 => is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma"),
             #[cfg(target_arch = "x86_64")]
             Self::Avx2 => is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma"),
             Self::Plain => true,
@@ -163,7 +167,8 @@ impl Vector for [f32; 4] {
 ///
 /// SAFETY (every `unsafe` block here): these types' methods are only called from the kernels
 /// [`for_each_isa!`] compiles for their instruction set and calls only where [`Isa::runs`] found
-/// it; loads and stores go through a slice of exactly the vector's length (bounds checked).
+/// it; loads and stores go through a slice of exactly the vector's length (bounds checked). Nothing
+/// else names `Z` or `Y`: they are visible in `crate::kernels` only for `for_each_isa!`'s expansions.
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 pub(super) mod x86 {
