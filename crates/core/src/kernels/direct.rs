@@ -113,6 +113,16 @@ fn forward_block<V: Vector, const B: usize, const Q: usize>((s, offsets, xp, wt,
     Q
 }
 
+/// How many of `left` channels a block of at most 6 takes: 6, 4 or 1 (the block sizes compiled).
+#[inline(always)]
+fn six_four_or_one(left: usize) -> usize {
+    match left {
+        6.. => 6,
+        4 | 5 => 4,
+        _ => 1,
+    }
+}
+
 for_each_isa! {
     /// Adds the weight gradient of a group of samples to `sums` `[cout][taps][LANES]` (lanes summed
     /// by [`lane_sums`]): for output channel o and tap r, Σ over the samples and positions p of
@@ -136,11 +146,7 @@ fn weight_grad_generic<V: Vector>(s: &Conv, offsets: &[usize], xp: &[f32], strid
         };
         let mut o = 0;
         while o < s.cout {
-            let b = match s.cout - o {
-                6.. => 6,
-                4 | 5 => 4,
-                _ => 1,
-            };
+            let b = six_four_or_one(s.cout - o);
             let args = (s, offsets, xp, stride, gw, &mut *sums, r, o);
             match (taps, b) {
                 (4, 6) => weight_grad_block::<V, 4, 6>(args),
@@ -216,11 +222,7 @@ fn input_grad_generic<V: Vector>(s: &Conv, w: &[f32], gm: &[f32], wide: &mut [f3
     let run = s.image_run();
     let mut c = 0;
     while c < s.cin {
-        let channels = match s.cin - c {
-            6.. => 6,
-            4 | 5 => 4,
-            _ => 1,
-        };
+        let channels = six_four_or_one(s.cin - c);
         let mut q = 0;
         while q < run {
             let vectors = ((run - q) / V::L).min(most);
