@@ -54,8 +54,9 @@ enum Cmd {
 struct RunArgs {
     #[command(flatten)]
     source: Source,
-    /// The backend to run on: ndarray, flex (or cpu), wgpu (or webgpu).
-    #[arg(long, value_name = "BACKEND", default_value = "ndarray", value_parser = parse_backend)]
+    /// The backend to run on: flex (or cpu; burn-flex with Spotlight's kernels, the fast one), ndarray,
+    /// wgpu (or webgpu).
+    #[arg(long, value_name = "BACKEND", default_value = "flex", value_parser = parse_backend)]
     backend: BackendName,
     /// Where the report (JSON) is written.
     #[arg(long, value_name = "FILE", default_value = "spotlight-report.json")]
@@ -94,8 +95,9 @@ struct PaperArgs {
     /// The first seed; the seeds are FIRST, FIRST+1, ….
     #[arg(long, value_name = "FIRST", default_value_t = 1)]
     seed: u64,
-    /// The backend to run on: ndarray, flex (or cpu), wgpu (or webgpu).
-    #[arg(long, value_name = "BACKEND", default_value = "ndarray", value_parser = parse_backend)]
+    /// The backend to run on: flex (or cpu; burn-flex with Spotlight's kernels, the fast one), ndarray,
+    /// wgpu (or webgpu).
+    #[arg(long, value_name = "BACKEND", default_value = "flex", value_parser = parse_backend)]
     backend: BackendName,
     /// Where jobs/, reports/ and the table are written.
     #[arg(long, value_name = "DIR", default_value = ".")]
@@ -592,7 +594,7 @@ mod tests {
         };
         assert_eq!((b.backends, b.batches), (vec![BackendName::Flex, BackendName::Wgpu], vec![8, 16]));
         let Cmd::Run(r) = Cli::parse_from(["spotlight", "run", "--link", "epochs=1"]).command else { panic!("not the run command") };
-        assert_eq!((r.backend, r.out, r.data_dir), (BackendName::Ndarray, "spotlight-report.json".into(), "public/data".into()));
+        assert_eq!((r.backend, r.out, r.data_dir), (BackendName::Flex, "spotlight-report.json".into(), "public/data".into()));
         let Cmd::Paper(p) = Cli::parse_from(["spotlight", "paper"]).command else { panic!("not the paper command") };
         assert_eq!((p.size, p.seeds, p.seed, p.out_dir), (None, None, 1, PathBuf::from(".")));
     }
