@@ -67,6 +67,10 @@ struct RunArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Also writes a compact copy of the report (no images, ROC curves thinned), the page's
+    /// "measured earlier" lenses before its first run (results/default-cpu.json).
+    #[arg(long, value_name = "FILE")]
+    preview: Option<PathBuf>,
 }
 
 /// What `run` runs: exactly one of a config file and a link.
@@ -301,7 +305,7 @@ pub fn summary(r: &Report) -> String {
 }
 
 fn cmd_run(args: RunArgs) -> Result<(), Fail> {
-    let RunArgs { source, backend, out, data_dir: dir, quiet } = args;
+    let RunArgs { source, backend, out, data_dir: dir, quiet, preview } = args;
     let config = match (source.config, source.link) {
         (Some(f), None) => {
             let text = read_config_file(&f)?;
@@ -313,6 +317,9 @@ fn cmd_run(args: RunArgs) -> Result<(), Fail> {
     let started = Instant::now();
     let report = run_experiment(&config, &dir, backend, quiet, "run")?;
     write_atomic(&out, &report.to_json())?;
+    if let Some(p) = &preview {
+        write_atomic(p, &serde_json::to_string(&report.preview()).expect("a Report always serializes"))?;
+    }
     print!("{}", summary(&report));
     println!("wall time {:.1} s; report written to {}", started.elapsed().as_secs_f64(), out.display());
     let failed = report.failures();

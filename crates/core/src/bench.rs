@@ -212,6 +212,10 @@ pub struct ComparisonTime {
     /// Web Workers that trained in parallel (0: one thread, the page's or the CLI's).
     #[serde(default)]
     pub workers: usize,
+    /// What the run showed: BN's flipped-label accuracy at the end minus no-BN's
+    /// ([`crate::Report::flipped_gap`]).
+    #[serde(default)]
+    pub flipped_gap: Option<f64>,
 }
 
 impl BenchReport {

@@ -59,6 +59,8 @@ pub struct ShadowCount {
     pub done: usize,
     pub all: usize,
     pub running: usize,
+    /// Per model (`Config::shadow_models`): `all` is this times the models.
+    pub per_model: usize,
 }
 
 /// The state of an experiment run as parallel jobs.
@@ -92,7 +94,7 @@ impl Board {
             state: vec![State::Waiting; jobs.len()],
             steps_done: vec![0; jobs.len()],
             steps_total,
-            runs: variants.iter().map(|v| ModelRun::new(v.batch_norm())).collect(),
+            runs: variants.iter().map(|&v| ModelRun::new(v)).collect(),
             attacks,
             jobs,
             started: now,
@@ -138,7 +140,7 @@ impl Board {
         let output = match (result, role) {
             (Ok(r), _) => r.output,
             (Err(e), Role::Target { variant }) => {
-                let mut run = ModelRun::new(self.runs[variant].batch_norm);
+                let mut run = ModelRun::new(self.config.variants()[variant]);
                 run.epochs = self.runs[variant].epochs.clone();
                 run.live = self.runs[variant].live.clone();
                 run.error = Some(e);
@@ -218,6 +220,7 @@ impl Board {
             done,
             all: shadows.len(),
             running,
+            per_model: self.config.shadow_models,
         });
         Doing { training, shadows, attacking: self.attacks.contains(&AttackState::Running), finished: self.finished() }
     }

@@ -7,7 +7,7 @@
 //! memorization chart); `tour=N` opens the tour at step N; `lang=es` opens the page in that
 //! language (one of [`LANGS`]). The Run and Cancel buttons and the progress are never hidden.
 
-use crate::config::{FIELDS, Kind, ReadError};
+use crate::config::{BASIC, FIELDS, Kind, ReadError};
 
 /// The views a link can hide, with what the page calls them.
 pub const VIEWS: [(&str, &str); 8] = [
@@ -29,6 +29,9 @@ pub const LANGS: [&str; 3] = ["en", "es", "pt"];
 
 /// How many steps the guided tour has.
 pub const TOUR_STEPS: usize = 4;
+
+/// The part each step of the tour points at: flip labels, watch memorization, the attack, restrain γ/σ.
+pub const TOUR_PARTS: [&str; TOUR_STEPS] = ["label_noise", "accuracy", "attack", "regularizer"];
 
 /// Every part a link can hide, in the page's order, with its label: the controls (the canary's
 /// fields are its view's), then the extras and the views.
@@ -81,6 +84,30 @@ impl Course {
             let order = parts();
             self.hidden.sort_by_key(|h| order.iter().position(|(p, _)| p == h));
         }
+    }
+
+    /// The tour's steps (1-based) whose part this course shows: a class page's tour skips the rest.
+    pub fn tour_steps(&self) -> Vec<usize> {
+        (1..=TOUR_STEPS).filter(|&n| !self.hides(TOUR_PARTS[n - 1])).collect()
+    }
+
+    /// The experiment a page with this course runs for `config`: without shadow models (no attack)
+    /// when the course hides every part that shows the attack's results (its lens and the gallery of
+    /// exposed members) — a class that does not see the attack does not wait for it.
+    pub fn trim(&self, config: &crate::Config) -> crate::Config {
+        let mut c = config.clone();
+        if self.hides("attack") && self.hides("gallery") {
+            c.shadow_models = 0;
+        }
+        c
+    }
+
+    /// Whether the page opens with the "Advanced" settings unfolded: a course link that picks the
+    /// controls a class sees (it hides some) and keeps one that is not among the basic ones.
+    pub fn unfolds_advanced(&self) -> bool {
+        let control = |f: &&crate::config::Field| !matches!(f.kind, Kind::Drawing) && f.name != "canary_label";
+        FIELDS.iter().filter(control).any(|f| self.hides(f.name))
+            && FIELDS.iter().filter(control).any(|f| !BASIC.contains(&f.name) && !self.hides(f.name))
     }
 
     /// Whether the link hides `part`.
@@ -170,5 +197,20 @@ mod tests {
         assert_eq!(Course::default().with_lang(Some("de")).lang, None);
         assert_eq!(read_lang("pt"), Ok("pt"));
         assert!(read_lang("de").unwrap_err().to_string().contains("en, es, pt"));
+    }
+
+    #[test]
+    fn a_hidden_attack_is_not_run_and_a_picked_advanced_setting_unfolds() {
+        let c = crate::Config::default();
+        assert_eq!(Course::new(["attack"], None).trim(&c), c, "the gallery still shows the attack's results");
+        assert_eq!(Course::new(["attack", "gallery"], None).trim(&c).shadow_models, 0);
+        assert_eq!(Course::new(["attack", "gallery"], None).trim(&c).epochs, c.epochs);
+        assert!(!Course::default().unfolds_advanced(), "a plain page opens with Advanced folded");
+        let all = parts();
+        let only = |keep: &[&str]| Course::new(all.iter().map(|(p, _)| *p).filter(|p| !keep.contains(p)), None);
+        assert!(!only(&["label_noise", "accuracy"]).unfolds_advanced(), "only a basic setting shown");
+        assert!(only(&["label_noise", "seed"]).unfolds_advanced(), "the teacher kept the seed");
+        assert_eq!(Course::default().tour_steps(), [1, 2, 3, 4]);
+        assert_eq!(only(&["label_noise", "attack"]).tour_steps(), [1, 3], "steps at hidden parts are skipped");
     }
 }

@@ -202,6 +202,10 @@ pub fn attack_report(
             candidates: n,
             median_clean_member: middle(&confidences(&|i| data.is_member[i] && data.kind(i) == SampleKind::Clean)),
             median_non_member: middle(&confidences(&|i| !data.is_member[i])),
+            above_non_members: {
+                let non: Vec<f64> = (0..n).filter(|&i| !data.is_member[i]).map(|i| online[i]).collect();
+                (!non.is_empty()).then(|| non.iter().filter(|&&s| s < online[c]).count() as f64 / non.len() as f64)
+            },
         }
     });
     Ok(AttackReport {
@@ -227,7 +231,7 @@ impl Experiment {
         let members = data.members();
         let targets: Vec<Trainer> =
             variants.iter().map(|&v| Trainer::new(config, v, &data, &device_data, members.clone(), config.seed)).collect();
-        let runs = variants.iter().map(|v| ModelRun::new(v.batch_norm())).collect();
+        let runs = variants.iter().map(|&v| ModelRun::new(v)).collect();
         let keep = shadow_keep(config, data.pool.labels.len());
         let steps = keep.iter().map(|kk| (kk.iter().filter(|&&x| x).count() / config.batch_size).max(1) * config.epochs).collect();
         let shadows = ShadowState { keep, steps, phi: vec![Vec::new(); variants.len()], variant: 0, k: 0, current: None };

@@ -129,7 +129,7 @@ pub async fn run_job_on(
         Role::Target { variant } => {
             let of = config.variants()[variant];
             let mut t = Trainer::new(config, of, data, &device_data, data.members(), config.seed);
-            let mut run = ModelRun::new(of.batch_norm());
+            let mut run = ModelRun::new(of);
             match train_target(&mut t, data, &mut run, &mut on_progress).await {
                 Ok(()) => {
                     let s = pool_scores(t.model(), data, &device_data).await?;

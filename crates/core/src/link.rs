@@ -470,7 +470,7 @@ mod tests {
         let AutoRun::Ask(why) = autorun(&max, true, false) else { panic!("a max-cost link must ask") };
         assert!(why.to_string().contains("200 epochs × 30000 samples × 130 models = 780,000,000 sample passes"), "{why}");
         // Between the budgets: runs by itself on a GPU, asks on the CPU.
-        let mid = parse("run=1&epochs=25");
+        let mid = parse("run=1&epochs=40"); // 5 × the default's epochs: over 4 × its cost, under 20 ×
         assert_eq!(autorun(&mid, true, false), AutoRun::Start);
         assert!(matches!(autorun(&mid, false, false), AutoRun::Ask(_)));
         assert_eq!(group(1_000), "1,000");

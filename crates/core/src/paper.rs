@@ -147,7 +147,10 @@ fn find<'a>(reports: &[&'a Report], noise: f64, bn: bool, lambda: Option<f64>) -
             None => !r.config.regularizer,
             Some(l) => r.config.regularizer && same(r.config.reg_strength, l),
         })
-        .find_map(|r| r.run(bn))
+        .find_map(|r| match lambda {
+            None => r.run(crate::config::Variant::unregularized(bn)),
+            Some(_) => r.run(crate::config::Variant::BnReg).filter(|_| bn),
+        })
         .filter(|run| run.error.is_none() && run.last().is_some())
 }
 

@@ -23,6 +23,10 @@ pub struct Report {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ModelRun {
     pub batch_norm: bool,
+    /// Which model of the experiment this is (absent in reports written before a comparison could
+    /// hold three models: read as `Config::variant(batch_norm)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<Variant>,
     pub epochs: Vec<EpochRecord>,
     /// Read-outs on a small fixed sample, `Config::live_points` times per epoch and at every
     /// epoch's end (from epoch 0): the curves that move while the model trains.
@@ -116,8 +120,16 @@ impl<'de> Deserialize<'de> for RunError {
 
 impl ModelRun {
     /// A model's run before it has measured anything.
-    pub fn new(batch_norm: bool) -> Self {
-        Self { batch_norm, epochs: Vec::new(), live: Vec::new(), error: None, attack: None, attack_error: None }
+    pub fn new(variant: Variant) -> Self {
+        Self {
+            batch_norm: variant.batch_norm(),
+            variant: Some(variant),
+            epochs: Vec::new(),
+            live: Vec::new(),
+            error: None,
+            attack: None,
+            attack_error: None,
+        }
     }
 
     /// Keeps what a target model's unit of work measured.
@@ -152,6 +164,16 @@ impl ModelRun {
         }
         (k > 0).then(|| GradNormSummary { clean: c / k as f64, noisy: n / k as f64 })
     }
+}
+
+/// [`Report::memorized`]: per model, how many of the `of` outliers (flipped members, or OOD ones
+/// when `ood`) it fits by their given label, at `epoch` (the earliest latest epoch of the models).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Memorized {
+    pub ood: bool,
+    pub of: usize,
+    pub epoch: usize,
+    pub models: Vec<(Variant, usize)>,
 }
 
 /// Mean over the trained epochs of the median per-sample gradient norm, per group.
@@ -220,6 +242,18 @@ pub struct CanaryScore {
     /// The median confidence over the clean members and over the non-members, for comparison.
     pub median_clean_member: f64,
     pub median_non_member: f64,
+    /// The share of non-members whose LiRA score is below the canary's (absent in older reports).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub above_non_members: Option<f64>,
+}
+
+impl CanaryScore {
+    /// Whether the attacker would call the drawing a member at the attack's 1 % false-positive
+    /// operating point (the one the page reports): it scores above at least 99 % of the non-members.
+    /// `None` for an older report that does not say.
+    pub fn likely_member(&self) -> Option<bool> {
+        self.above_non_members.map(|a| a >= 0.99)
+    }
 }
 
 /// A read-out taken while a model trains, on a fixed sample of the pool (the same sample for the
@@ -327,7 +361,7 @@ impl Report {
 
     /// Which variant a run of this report is.
     pub fn variant(&self, run: &ModelRun) -> Variant {
-        self.config.variant(run.batch_norm)
+        run.variant.unwrap_or_else(|| self.config.variant(run.batch_norm))
     }
 
     /// What went wrong, per model: its training error and its attack's, each as "model: reason"
@@ -346,9 +380,77 @@ impl Report {
         out
     }
 
-    /// The run of the BN (or no-BN) model, if trained.
-    pub fn run(&self, batch_norm: bool) -> Option<&ModelRun> {
-        self.runs.iter().find(|r| r.batch_norm == batch_norm)
+    /// What each model has memorized by its latest epoch: of the members only memorization fits
+    /// (the flipped ones; the OOD ones when no label is flipped), how many it gets "right" by
+    /// their given label. `None` before any trained epoch, or without such members.
+    pub fn memorized(&self) -> Option<Memorized> {
+        let c = &self.config;
+        let flipped = crate::data::transforms::count_for(c.label_noise, c.train_size);
+        let (ood, of) =
+            if flipped > 0 { (false, flipped) } else { (true, crate::data::transforms::count_for(c.ood_fraction, c.train_size)) };
+        let models: Vec<(Variant, usize)> = self
+            .runs
+            .iter()
+            .filter_map(|run| {
+                let e = run.last()?;
+                let acc = if ood { e.acc_ood } else { e.acc_flipped }?;
+                Some((self.variant(run), (acc * of as f64).round() as usize))
+            })
+            .collect();
+        let epoch = self.runs.iter().filter_map(|r| r.last().map(|e| e.epoch)).min()?;
+        (of > 0 && !models.is_empty()).then_some(Memorized { ood, of, epoch, models })
+    }
+
+    /// A compact copy for a page to draw before its first run (the lenses "measured earlier"): the
+    /// same numbers, without the exposed members' images and the canary, each ROC curve thinned to
+    /// at most one point per 1/20 of a decade of false-positive rate (its log-log chart cannot show
+    /// more), its AUC and low-FPR rates kept as measured.
+    pub fn preview(&self) -> Report {
+        let thin = |roc: &mut Roc| {
+            let mut last = i64::MIN;
+            let n = roc.points.len();
+            roc.points = std::mem::take(&mut roc.points)
+                .into_iter()
+                .enumerate()
+                .filter(|&(i, (fpr, _))| {
+                    let bucket = (20.0 * fpr.max(1e-4).log10()).floor() as i64;
+                    let keep = i == 0 || i + 1 == n || bucket != last;
+                    last = bucket;
+                    keep
+                })
+                .map(|(_, p)| p)
+                .collect();
+        };
+        let mut r = self.clone();
+        r.config.canary.clear();
+        for run in &mut r.runs {
+            for e in &mut run.epochs {
+                e.canary = None;
+            }
+            if let Some(a) = &mut run.attack {
+                a.exposed.clear();
+                a.canary = None;
+                for roc in [&mut a.loss, &mut a.lira_online, &mut a.lira_offline] {
+                    thin(roc);
+                }
+                if let Some(roc) = &mut a.lira_noisy {
+                    thin(roc);
+                }
+            }
+        }
+        r
+    }
+
+    /// BN's flipped-label accuracy at its last epoch minus no-BN's (`None` without both, or without
+    /// flipped members): the lesson of a default run in one number.
+    pub fn flipped_gap(&self) -> Option<f64> {
+        let at_end = |v| self.run(v).and_then(ModelRun::last).and_then(|e| e.acc_flipped);
+        Some(at_end(Variant::Bn)? - at_end(Variant::Plain)?)
+    }
+
+    /// The run of one model, if trained.
+    pub fn run(&self, variant: Variant) -> Option<&ModelRun> {
+        self.runs.iter().find(|r| self.variant(r) == variant)
     }
 }
 
@@ -364,11 +466,59 @@ mod tests {
     }
 
     #[test]
+    fn memorized_counts_the_outliers_each_model_fits() {
+        fn epoch(epoch: usize, acc: Option<f64>) -> EpochRecord {
+            EpochRecord {
+                epoch,
+                train_loss: 0.1,
+                penalty: None,
+                acc_clean: Some(1.0),
+                acc_flipped: acc,
+                flipped_as_true: None,
+                acc_ood: None,
+                acc_test: 0.9,
+                gamma_sigma: Vec::new(),
+                grad_norms: GradNorms::default(),
+                canary: None,
+            }
+        }
+        let run = |v, acc: Option<f64>| ModelRun { epochs: vec![epoch(0, None), epoch(3, acc)], ..ModelRun::new(v) };
+        let config = Config { train_size: 1000, label_noise: 0.15, regularizer: true, ..Config::default() };
+        let r = Report {
+            config,
+            backend: "t".into(),
+            runs: vec![run(Variant::Bn, Some(0.274)), run(Variant::BnReg, Some(0.02)), run(Variant::Plain, Some(0.0))],
+        };
+        let m = r.memorized().unwrap();
+        assert_eq!((m.ood, m.of, m.epoch), (false, 150, 3));
+        assert_eq!(m.models, [(Variant::Bn, 41), (Variant::BnReg, 3), (Variant::Plain, 0)]);
+        let clean = Report { config: Config { label_noise: 0.0, ..r.config.clone() }, ..r.clone() };
+        assert_eq!(clean.memorized(), None, "no outliers, nothing to count");
+        let untrained = Report { runs: r.runs.iter().map(|x| ModelRun { epochs: vec![epoch(0, None)], ..x.clone() }).collect(), ..r };
+        assert_eq!(untrained.memorized(), None);
+    }
+
+    /// The page's lenses before its first run draw `results/default-cpu.json`: a preview of the
+    /// CPU default's run, complete (every model trained and attacked).
+    #[test]
+    fn the_pages_measured_earlier_report_is_the_cpu_default() {
+        let r: Report = serde_json::from_str(include_str!("../../../results/default-cpu.json")).unwrap();
+        assert_eq!(
+            r.config,
+            Config::for_backend(false),
+            "rerun: spotlight run --link 'train_size=1000&epochs=6' --preview results/default-cpu.json"
+        );
+        assert!(r.failures().is_empty() && r.runs.len() == 2 && r.runs.iter().all(|x| x.attack.is_some() && x.last().is_some()));
+        assert!(r.runs.iter().all(|x| x.attack.as_ref().unwrap().lira_online.points.len() < 400), "a preview's ROC is thinned");
+        assert_eq!(r.preview(), r, "a preview of a preview is itself");
+    }
+
+    #[test]
     fn failures_name_the_model_and_what_failed() {
         let run = |bn, error: Option<&str>, attack_error: Option<&str>| ModelRun {
             error: error.map(RunError::read),
             attack_error: attack_error.map(RunError::read),
-            ..ModelRun::new(bn)
+            ..ModelRun::new(Variant::unregularized(bn))
         };
         let mut r = Report { config: Config::default(), backend: "t".into(), runs: vec![run(true, None, None), run(false, None, None)] };
         assert!(r.failures().is_empty());
