@@ -9,7 +9,7 @@ mod svg;
 pub use spotlight_i18n::Lang;
 pub use svg::text_size;
 
-use legend::{Corner, Legend, Mark};
+use legend::{Legend, Mark};
 use plotters::coord::Shift;
 use plotters::coord::ranged1d::ValueFormatter;
 use plotters::coord::types::RangedCoordf64;
@@ -61,29 +61,70 @@ where
 }
 
 type Area<'a> = DrawingArea<svg::Svg<'a>, Shift>;
+
+/// The size of every chart text (axes, ticks, keys), in plotters' units (an SVG font of size ÷
+/// 1.24 px): a chart is drawn [`WIDTH`] wide and shown at most that wide, and at its narrowest (a
+/// 390 px phone, ~350 px for the chart) its text is still ≥ 11 px (the browser tests measure it).
+pub(crate) const TEXT: u32 = 21;
+/// A chart's title.
+const CAPTION: u32 = 21;
+/// The width every chart is drawn at.
+pub const WIDTH: u32 = 480;
+/// The most a chart's key may take under it (a key that needs less is cropped away).
+const KEY_ROOM: u32 = 260;
+
+/// Configures a chart's mesh with the charts' text size.
+fn mesh<'a, 'b, X, Y>(
+    chart: &'b mut ChartContext<'a, svg::Svg<'a>, Cartesian2d<X, Y>>,
+) -> plotters::chart::MeshStyle<'a, 'b, X, Y, svg::Svg<'a>>
+where
+    X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    let mut m = chart.configure_mesh();
+    m.label_style(("sans-serif", TEXT)).axis_desc_style(("sans-serif", TEXT)).max_light_lines(1).light_line_style(BLACK.mix(0.06));
+    m
+}
 /// One number of an epoch, when it has it.
 type Field = fn(&EpochRecord) -> Option<f64>;
 /// One number of a live read-out, when it has it.
 type LiveField = fn(&LivePoint) -> Option<f64>;
 
-/// A chart drawn by `draw`, with `title` and `desc` (the numbers behind it, in words) as its text
-/// alternative.
-fn svg(w: u32, h: u32, title: &str, desc: &str, lang: Lang, draw: impl FnOnce(&Area) -> Result<(), String>) -> String {
+/// A chart drawn by `draw` on a `w` × `h` area, its key (what `draw` returns) under it, with
+/// `title` and `desc` (the numbers behind it, in words) as its text alternative.
+fn svg(w: u32, h: u32, title: &str, desc: &str, lang: Lang, draw: impl FnOnce(&Area) -> Result<Legend, String>) -> String {
     let mut s = String::new();
+    let key_height;
     {
-        let root = svg::Svg(SVGBackend::with_string(&mut s, (w, h))).into_drawing_area();
-        let result = root.fill(&WHITE).map_err(|e| e.to_string()).and_then(|_| draw(&root));
-        if let Err(e) = result {
-            drop(root);
-            return format!(
-                "<svg xmlns='http://www.w3.org/2000/svg' width='{w}' height='40'><text x='4' y='20'>{}: {}</text></svg>",
-                lang.texts().charts.chart_error,
-                e.replace('<', "&lt;")
-            );
+        let root = svg::Svg(SVGBackend::with_string(&mut s, (w, h + KEY_ROOM))).into_drawing_area();
+        let (plot, below) = root.split_vertically(h);
+        let result = root.fill(&WHITE).map_err(|e| e.to_string()).and_then(|_| draw(&plot)).and_then(|keys| keys.draw_below(&below));
+        match result {
+            Ok(used) => key_height = used.min(KEY_ROOM),
+            Err(e) => {
+                drop((plot, below, root));
+                return format!(
+                    "<svg xmlns='http://www.w3.org/2000/svg' width='{w}' height='40'><text x='4' y='20'>{}: {}</text></svg>",
+                    lang.texts().charts.chart_error,
+                    e.replace('<', "&lt;")
+                );
+            }
         }
         let _ = root.present();
     }
-    describe::annotate(&s, title, desc)
+    describe::annotate(&crop(&s, w, h + KEY_ROOM, h + key_height), title, desc)
+}
+
+/// The SVG `s` (drawn `w` × `from`) with its height and view box cut to `to`: what its key did not use.
+fn crop(s: &str, w: u32, from: u32, to: u32) -> String {
+    let head_end = s.find('>').unwrap_or(0);
+    let (head, rest) = s.split_at(head_end);
+    let head = head.replacen(&format!("height=\"{from}\""), &format!("height=\"{to}\""), 1).replacen(
+        &format!("viewBox=\"0 0 {w} {from}\""),
+        &format!("viewBox=\"0 0 {w} {to}\""),
+        1,
+    );
+    format!("{head}{rest}")
 }
 
 /// A model's name in `lang`: "BN", "no-BN", "BN + γ/σ reg" in English.
@@ -100,9 +141,10 @@ fn run_name(report: &Report, run: &ModelRun, lang: Lang) -> &'static str {
     model_name(report.variant(run), lang)
 }
 
-/// An axis's tick label: plotters' own (English), with the language's decimal sign.
+/// An axis's tick label: plotters' own (English; a whole number without decimals), with the
+/// language's decimal sign.
 fn tick(v: &f64, lang: Lang) -> String {
-    let s = RangedCoordf64::format(v);
+    let s = if v.fract() == 0.0 && v.abs() < 1e9 { format!("{v:.0}") } else { RangedCoordf64::format(v) };
     match lang {
         Lang::En => s,
         _ => s.replace('.', ","),
@@ -145,17 +187,45 @@ impl Group {
     }
 }
 
-/// Accuracy over training, of every model on one axis. With live read-outs, lines follow them
-/// within each epoch — noisy members (thick) and clean members (thin) of the live sample — and each
-/// epoch's measurement of *all* flipped, OOD and clean members is a marker; without, lines join
-/// the epoch measurements. Test accuracy (faint) is measured per epoch.
+/// A model's mark at its epoch points, so that no chart tells the models apart by colour alone: a
+/// circle for BN, a triangle for no-BN, a square for BN with the regularizer.
+fn model_mark(variant: Variant, style: ShapeStyle) -> Mark {
+    match variant {
+        Variant::Bn => Mark::Dot(5, style),
+        Variant::Plain => Mark::Triangle(6, style),
+        Variant::BnReg => Mark::Square(style),
+    }
+}
+
+/// Draws `mark` at each of `points`.
+fn marks<CT>(chart: &mut ChartContext<'_, svg::Svg<'_>, CT>, points: Vec<(f64, f64)>, mark: Mark) -> Result<(), String>
+where
+    CT: CoordTranslate<From = (f64, f64)>,
+{
+    match mark {
+        Mark::Dot(r, st) => chart.draw_series(points.into_iter().map(|p| Circle::new(p, r, st))).map(drop),
+        Mark::Triangle(r, st) => chart.draw_series(points.into_iter().map(|p| TriangleMarker::new(p, r, st))).map(drop),
+        Mark::Square(st) | Mark::Line(st, _) => {
+            chart.draw_series(points.into_iter().map(|p| EmptyElement::at(p) + Rectangle::new([(-5, -5), (5, 5)], st))).map(drop)
+        }
+    }
+    .map_err(|e| e.to_string())
+}
+
+/// Accuracy over training, every model on the same axes, in two panels: above, memorization (the
+/// noisy members, which only memorization fits), below, learning (clean members and the test set).
+/// Colour (and the mark at each epoch) says the model; the line says what is measured, once, in
+/// the key. With live read-outs the lines follow them within each epoch (noisy and clean members
+/// of the live sample), and each epoch's measurement of *all* flipped (and OOD) members is a
+/// filled mark; without, lines join the epoch measurements. Test accuracy is dashed. The x axis
+/// ends at the run's last epoch.
 pub fn accuracy_curves(reports: &[&Report], title: &str, lang: Lang) -> String {
-    const LIVE: [(Group, LiveField, u32); 2] = [(Group::NoisyLive, |p| p.acc_noisy, 3), (Group::CleanLive, |p| p.acc_clean, 1)];
-    const EPOCHS: [(Group, Field, u32); 4] = [
-        (Group::Flipped, |e| e.acc_flipped, 3),
-        (Group::Ood, |e| e.acc_ood, 2),
-        (Group::CleanTrain, |e| e.acc_clean, 1),
-        (Group::Test, |e| Some(e.acc_test), 1),
+    const LIVE: [(Group, LiveField); 2] = [(Group::NoisyLive, |p| p.acc_noisy), (Group::CleanLive, |p| p.acc_clean)];
+    const EPOCHS: [(Group, Field); 4] = [
+        (Group::Flipped, |e| e.acc_flipped),
+        (Group::Ood, |e| e.acc_ood),
+        (Group::CleanTrain, |e| e.acc_clean),
+        (Group::Test, |e| Some(e.acc_test)),
     ];
     let t = &lang.texts().charts;
     let live_points =
@@ -166,13 +236,13 @@ pub fn accuracy_curves(reports: &[&Report], title: &str, lang: Lang) -> String {
     for r in reports {
         for run in &r.runs {
             let name = run_name(r, run, lang);
-            for (group, get, _) in EPOCHS {
+            for (group, get) in EPOCHS {
                 let pts = epoch_points(run, get);
                 if !pts.is_empty() {
                     desc.push(describe::series(&format!("{name}, {}", group.label(t)), t.epoch, &pts, describe::pct, lang));
                 }
             }
-            for (group, get, _) in LIVE {
+            for (group, get) in LIVE {
                 let pts = live_points(run, get);
                 if !pts.is_empty() {
                     desc.push(describe::series(&format!("{name}, {}", group.label(t)), t.epoch, &pts, describe::pct, lang));
@@ -180,69 +250,79 @@ pub fn accuracy_curves(reports: &[&Report], title: &str, lang: Lang) -> String {
             }
         }
     }
-    svg(640, 380, title, &desc.join(". "), lang, |root| {
-        let epochs = reports.iter().map(|r| r.config.epochs).max().unwrap_or(1).max(2);
-        let mut chart = ChartBuilder::on(root)
-            .caption(title, ("sans-serif", 18))
-            .margin(10)
-            .x_label_area_size(32)
-            .y_label_area_size(44)
-            .build_cartesian_2d(0f64..epochs as f64, 0f64..1f64)
-            .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
-            .x_desc(t.epoch_axis)
-            .y_desc(t.accuracy)
-            .x_label_formatter(&|v| tick(v, lang))
-            .y_label_formatter(&|v| tick(v, lang))
-            .draw()
-            .map_err(|e| e.to_string())?;
+    svg(WIDTH, 430, title, &desc.join(". "), lang, |root| {
+        let epochs = reports.iter().map(|r| r.config.epochs).max().unwrap_or(1).max(1);
+        let (upper, lower) = root.split_vertically(250);
         let mut keys = Legend::default();
+        // The models, once: their colour and mark.
         for r in reports {
             for run in &r.runs {
-                let (c, dash) = (color_of(r, run), dash_of(r, run));
-                let name = run_name(r, run, lang);
-                let live = !run.live.is_empty();
-                if live {
-                    for (group, get, width) in LIVE {
-                        let pts = live_points(run, get);
-                        if pts.is_empty() {
+                keys.add(run_name(r, run, lang), model_mark(r.variant(run), color_of(r, run).filled()));
+            }
+        }
+        let ink = BLACK.mix(0.75);
+        for (panel, memorization) in [(&upper, true), (&lower, false)] {
+            let mut chart = ChartBuilder::on(panel)
+                .caption(if memorization { t.memorized } else { t.learned }, ("sans-serif", CAPTION))
+                .margin(8)
+                .margin_right(24)
+                .x_label_area_size(if memorization { 8 } else { 44 })
+                .y_label_area_size(56)
+                .build_cartesian_2d(0f64..epochs as f64, 0f64..1f64)
+                .map_err(|e| e.to_string())?;
+            let (y_fmt, x_fmt) = (|v: &f64| describe::pct(*v, lang), |v: &f64| tick(v, lang));
+            let mut m = mesh(&mut chart);
+            // (The panel's title says what is measured; the ticks say it is a share.)
+            m.y_labels(if memorization { 6 } else { 3 }).y_label_formatter(&y_fmt);
+            if memorization {
+                m.x_labels(0);
+            } else {
+                m.x_labels(epochs.min(10) + 1).x_desc(t.epoch_axis).x_label_formatter(&x_fmt);
+            }
+            m.draw().map_err(|e| e.to_string())?;
+            for r in reports {
+                for run in &r.runs {
+                    let c = color_of(r, run);
+                    let mark = model_mark(r.variant(run), c.filled());
+                    let live = !run.live.is_empty();
+                    if live {
+                        let (group, get) = LIVE[usize::from(!memorization)];
+                        let width = if memorization { 3 } else { 2 };
+                        stroke(&mut chart, live_points(run, get), c.stroke_width(width), Dash::Solid)?;
+                        keys.add(group.label(t), Mark::Line(ink.stroke_width(width), Dash::Solid));
+                    }
+                    for (group, get) in EPOCHS {
+                        let pts = epoch_points(run, get);
+                        let noisy = matches!(group, Group::Flipped | Group::Ood);
+                        if pts.is_empty() || noisy != memorization {
                             continue;
                         }
-                        stroke(&mut chart, pts, c.stroke_width(width), dash)?;
-                        keys.add(format!("{name}: {}", group.label(t)), Mark::Line(c.stroke_width(width), dash));
-                    }
-                }
-                for (group, get, width) in EPOCHS {
-                    let pts = epoch_points(run, get);
-                    if pts.is_empty() {
-                        continue;
-                    }
-                    let label = group.label(t);
-                    if group == Group::Test || !live {
-                        let style = if group == Group::Test { c.mix(0.45).stroke_width(width) } else { c.stroke_width(width) };
-                        stroke(&mut chart, pts, style, dash)?;
-                        keys.add(format!("{name}: {label}"), Mark::Line(c.stroke_width(width), dash));
-                    } else {
-                        // The whole group's accuracy at each epoch's end: filled for flipped, open
-                        // for OOD and clean (smaller); a triangle for no-BN, a circle for BN.
-                        let (size, filled) = (width + 1, group == Group::Flipped);
-                        let style = if filled { c.filled() } else { c.stroke_width(1) };
-                        let mark = if dash == Dash::Long {
-                            chart
-                                .draw_series(pts.into_iter().map(|p| TriangleMarker::new(p, size + 1, style)))
-                                .map_err(|e| e.to_string())?;
-                            Mark::Triangle(size + 1, style)
+                        let label = group.label(t);
+                        if group == Group::Test {
+                            stroke(&mut chart, pts, c.stroke_width(2), Dash::Long)?;
+                            keys.add(label, Mark::Line(ink.stroke_width(2), Dash::Long));
+                        } else if !live {
+                            let width = if memorization { 3 } else { 2 };
+                            let dash = if group == Group::Ood { Dash::Short } else { Dash::Solid };
+                            stroke(&mut chart, pts.clone(), c.stroke_width(width), dash)?;
+                            marks(&mut chart, pts, mark)?;
+                            keys.add(label, Mark::Line(ink.stroke_width(width), dash));
+                        } else if group == Group::CleanTrain {
+                            // The live clean line says it; the whole group's epochs add little.
                         } else {
-                            chart.draw_series(pts.into_iter().map(|p| Circle::new(p, size, style))).map_err(|e| e.to_string())?;
-                            Mark::Dot(size, style)
-                        };
-                        keys.add(format!("{name}: {label}, {}", t.all_per_epoch), mark);
+                            // The whole group's accuracy at each epoch's end: the model's mark,
+                            // filled for flipped, open for OOD.
+                            let filled = group == Group::Flipped;
+                            let style = if filled { c.filled() } else { c.stroke_width(2) };
+                            marks(&mut chart, pts, model_mark(r.variant(run), style))?;
+                            let ink_style = if filled { ink.filled() } else { ink.stroke_width(2) };
+                            keys.add(format!("{label}, {}", t.all_per_epoch), Mark::Dot(5, ink_style));
+                        }
                     }
                 }
             }
         }
-        keys.draw(&chart.plotting_area().strip_coord_spec(), Corner::LowerRight)
+        Ok(keys)
     })
 }
 
@@ -282,7 +362,8 @@ pub fn grad_norm_histograms(report: &Report, lang: Lang) -> String {
             }
         }
     }
-    svg(640, 300, t.grad_hist_title, &desc.join(". "), lang, |root| {
+    let panel_h = 170;
+    svg(WIDTH, panel_h * runs.len().max(1) as u32, t.grad_hist_title, &desc.join(". "), lang, |root| {
         let all: Vec<f64> = runs
             .iter()
             .flat_map(|r| {
@@ -291,14 +372,19 @@ pub fn grad_norm_histograms(report: &Report, lang: Lang) -> String {
             })
             .collect();
         if all.is_empty() {
-            return root.draw(&Text::new(t.no_grad_norms, (10, 20), ("sans-serif", 14))).map_err(|e| e.to_string());
+            root.draw(&Text::new(t.no_grad_norms, (10, 20), ("sans-serif", TEXT))).map_err(|e| e.to_string())?;
+            return Ok(Legend::default());
         }
         let (lo, hi) = all.iter().fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
         let (lo, hi) = (lo.floor(), (hi + 1e-9).ceil().max(lo.floor() + 1.0));
         let bins = 24usize;
         let width = (hi - lo) / bins as f64;
-        let panels = root.split_evenly((1, runs.len().max(1)));
-        for (run, panel) in runs.iter().zip(panels.iter()) {
+        // One panel a model, stacked (each as wide as the chart, on a phone too), the x axis once.
+        let panels = root.split_evenly((runs.len().max(1), 1));
+        let mut keys = Legend::default();
+        keys.add(t.clean, Mark::Square(GREY.mix(0.6).filled()));
+        for (i, (run, panel)) in runs.iter().zip(panels.iter()).enumerate() {
+            let last = i + 1 == runs.len();
             let g = &run.last().unwrap().grad_norms;
             let hist = |v: &[f32]| {
                 let mut h = vec![0f64; bins];
@@ -312,23 +398,24 @@ pub fn grad_norm_histograms(report: &Report, lang: Lang) -> String {
             let (hc, hn) = (hist(&g.clean), hist(&g.noisy));
             let ymax = hc.iter().chain(&hn).cloned().fold(0.05, f64::max) * 1.1;
             let mut chart = ChartBuilder::on(panel)
-                .caption(format!("{}: {}", run_name(report, run, lang), t.per_sample), ("sans-serif", 15))
-                .margin(8)
-                .x_label_area_size(30)
-                .y_label_area_size(40)
+                .caption(format!("{}: {}", run_name(report, run, lang), t.per_sample), ("sans-serif", TEXT))
+                .margin(6)
+                .margin_right(24)
+                .x_label_area_size(if last { 44 } else { 4 })
+                .y_label_area_size(60)
                 .build_cartesian_2d(lo..hi, 0f64..ymax)
                 .map_err(|e| e.to_string())?;
-            chart
-                .configure_mesh()
-                .x_desc(t.log_grad_norm)
-                .y_desc(t.fraction)
-                .x_labels(5)
-                .x_label_formatter(&|v| tick(v, lang))
-                .y_label_formatter(&|v| tick(v, lang))
-                .draw()
-                .map_err(|e| e.to_string())?;
-            let mut keys = Legend::default();
-            for (h, c, label) in [(&hc, GREY, t.clean), (&hn, color_of(report, run), t.noisy)] {
+            let fmt = |v: &f64| tick(v, lang);
+            let mut m = mesh(&mut chart);
+            m.y_desc(t.fraction).y_labels(3).y_label_formatter(&fmt);
+            if last {
+                m.x_desc(t.log_grad_norm).x_labels(5).x_label_formatter(&fmt);
+            } else {
+                m.x_labels(0);
+            }
+            m.draw().map_err(|e| e.to_string())?;
+            let noisy = format!("{}: {}", run_name(report, run, lang), t.noisy);
+            for (h, c, label) in [(&hc, GREY, t.clean.to_string()), (&hn, color_of(report, run), noisy)] {
                 chart
                     .draw_series(h.iter().enumerate().map(|(i, &v)| {
                         let x0 = lo + i as f64 * width;
@@ -337,9 +424,8 @@ pub fn grad_norm_histograms(report: &Report, lang: Lang) -> String {
                     .map_err(|e| e.to_string())?;
                 keys.add(label, Mark::Square(c.mix(0.6).filled()));
             }
-            keys.draw(&chart.plotting_area().strip_coord_spec(), Corner::UpperRight)?;
         }
-        Ok(())
+        Ok(keys)
     })
 }
 
@@ -363,21 +449,23 @@ pub fn lines(title: &str, x_desc: &str, y_desc: &str, series: &[Line], reference
     if let Some((y, label)) = reference {
         desc.push(format!("{} {}: {label}", t.reference_at, describe::num(y, lang)));
     }
-    svg(640, 320, title, &desc.join(". "), lang, |root| {
+    svg(WIDTH, 300, title, &desc.join(". "), lang, |root| {
         let pts = series.iter().flat_map(|l| l.points.iter());
         let (xmax, ymax) = pts.fold((1.0f64, reference.map_or(0.0, |r| r.0)), |(a, b), &(x, y)| (a.max(x), b.max(y)));
         let ymax = if ymax > 0.0 { ymax * 1.1 } else { 1.0 };
         let mut chart = ChartBuilder::on(root)
-            .caption(title, ("sans-serif", 17))
+            .caption(title, ("sans-serif", CAPTION))
             .margin(10)
-            .x_label_area_size(32)
-            .y_label_area_size(48)
+            .margin_right(24)
+            .x_label_area_size(48)
+            .y_label_area_size(60)
             .build_cartesian_2d(0f64..xmax, 0f64..ymax)
             .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
+        mesh(&mut chart)
             .x_desc(x_desc)
             .y_desc(y_desc)
+            // Whole epochs as ticks, up to 10 of them (beyond, plotters' own choice).
+            .x_labels(if xmax <= 10.0 { xmax.ceil() as usize + 1 } else { 10 })
             .x_label_formatter(&|v| tick(v, lang))
             .y_label_formatter(&|v| tick(v, lang))
             .draw()
@@ -393,7 +481,7 @@ pub fn lines(title: &str, x_desc: &str, y_desc: &str, series: &[Line], reference
             stroke(&mut chart, l.points.clone(), style, l.dash)?;
             keys.add(l.label.as_str(), Mark::Line(style, l.dash));
         }
-        keys.draw(&chart.plotting_area().strip_coord_spec(), Corner::UpperLeft)
+        Ok(keys)
     })
 }
 
@@ -416,7 +504,7 @@ pub fn gamma_sigma_curves(reports: &[&Report], lang: Lang) -> String {
             let layers = run.epochs.first().map_or(0, |e| e.gamma_sigma.len());
             for l in 0..layers {
                 let (layer_color, dash) = LAYER_LOOKS[l % LAYER_LOOKS.len()];
-                let color = if r.config.regularizer { REG_COLOR } else { layer_color };
+                let color = if r.variant(run) == Variant::BnReg { REG_COLOR } else { layer_color };
                 series.push(Line {
                     label: format!("{} {}", run_name(r, run, lang), run.epochs[0].gamma_sigma[l].layer),
                     color,
@@ -540,10 +628,11 @@ pub fn tradeoff_chart(table: &PaperTable, lang: Lang) -> String {
             describe::percent(p.flipped_acc.mean, lang)
         ));
     }
-    svg(640, 320, title, &desc.join(". "), lang, |root| {
+    svg(WIDTH, 300, title, &desc.join(". "), lang, |root| {
         let pts = &table.tradeoff;
         if pts.is_empty() {
-            return root.draw(&Text::new(t.no_sweep, (10, 20), ("sans-serif", 14))).map_err(|e| e.to_string());
+            root.draw(&Text::new(t.no_sweep, (10, 20), ("sans-serif", TEXT))).map_err(|e| e.to_string())?;
+            return Ok(Legend::default());
         }
         let (xlo, xhi) = pts.iter().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.test_acc.mean), b.max(p.test_acc.mean)));
         let (xlo, xhi) = (xlo - 1.0, xhi + 1.0);
@@ -553,14 +642,14 @@ pub fn tradeoff_chart(table: &PaperTable, lang: Lang) -> String {
             .fold(10.0, f64::max)
             * 1.15;
         let mut chart = ChartBuilder::on(root)
-            .caption(title, ("sans-serif", 16))
+            .caption(title, ("sans-serif", CAPTION))
             .margin(10)
-            .x_label_area_size(32)
-            .y_label_area_size(44)
+            .margin_right(24)
+            .x_label_area_size(48)
+            .y_label_area_size(60)
             .build_cartesian_2d(xlo..xhi, 0f64..ymax)
             .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
+        mesh(&mut chart)
             .x_desc(format!("{} (%)", t.test_accuracy))
             .y_desc("%  /  AUC × 100")
             .x_label_formatter(&|v| tick(v, lang))
@@ -579,11 +668,11 @@ pub fn tradeoff_chart(table: &PaperTable, lang: Lang) -> String {
                 .draw_series(std::iter::once(Text::new(
                     format!("λ={}", lang.plain(p.lambda)),
                     (p.test_acc.mean, p.flipped_acc.mean + ymax * 0.04),
-                    ("sans-serif", 11),
+                    ("sans-serif", TEXT),
                 )))
                 .map_err(|e| e.to_string())?;
         }
-        keys.draw(&chart.plotting_area().strip_coord_spec(), Corner::UpperRight)
+        Ok(keys)
     })
 }
 
@@ -600,17 +689,17 @@ pub fn roc_curves(report: &Report, lang: Lang) -> String {
             desc.push(format!("{} {label}: AUC {}; {}", run_name(report, run, lang), lang.num(roc.auc, 3), low.join(", ")));
         }
     }
-    svg(480, 420, title, &desc.join(". "), lang, |root| {
+    svg(WIDTH, 400, title, &desc.join(". "), lang, |root| {
         let lo = 1e-3f64;
         let mut chart = ChartBuilder::on(root)
-            .caption(title, ("sans-serif", 18))
+            .caption(title, ("sans-serif", CAPTION))
             .margin(10)
-            .x_label_area_size(34)
-            .y_label_area_size(48)
+            .margin_right(24)
+            .x_label_area_size(48)
+            .y_label_area_size(60)
             .build_cartesian_2d((lo..1f64).log_scale(), (lo..1f64).log_scale())
             .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
+        mesh(&mut chart)
             .x_desc(t.fpr_axis)
             .y_desc(t.tpr_axis)
             .x_label_formatter(&|x| format!("{x:.0e}"))
@@ -629,7 +718,7 @@ pub fn roc_curves(report: &Report, lang: Lang) -> String {
                 keys.add(format!("{name} {label}: AUC {}", lang.num(roc.auc, 3)), Mark::Line(c.stroke_width(width), dash));
             }
         }
-        keys.draw(&chart.plotting_area().strip_coord_spec(), Corner::LowerRight)
+        Ok(keys)
     })
 }
 
@@ -683,7 +772,7 @@ mod tests {
     /// Charts of a real (hand-made) report draw their data: a placeholder or an empty frame fails.
     #[test]
     fn charts_draw_the_report_they_are_given() {
-        let run = ModelRun { epochs: (0..3).map(|e| epoch(e, 0.3 * e as f64)).collect(), ..ModelRun::new(true) };
+        let run = ModelRun { epochs: (0..3).map(|e| epoch(e, 0.3 * e as f64)).collect(), ..ModelRun::new(Variant::Bn) };
         let r = Report { config: Default::default(), backend: "test".into(), runs: vec![run] };
         // The same run with live read-outs: lines through them, the epochs as markers.
         let mut live = r.clone();
@@ -700,7 +789,8 @@ mod tests {
         for (name, svg, what, at_least) in [
             ("accuracy", accuracy_curves(&[&r], "t", Lang::En), "<polyline", 3),
             ("accuracy, live", accuracy_curves(&[&live], "t", Lang::En), "<polyline", 3),
-            ("accuracy, live: the epochs as markers", accuracy_curves(&[&live], "t", Lang::En), "<circle", 6),
+            // The flipped members' accuracy at each epoch's end (3 marks), and the key's.
+            ("accuracy, live: the epochs as markers", accuracy_curves(&[&live], "t", Lang::En), "<circle", 4),
             ("live attack", live_attack_curves(&live, Lang::En), "<polyline", 2),
             ("γ/σ", gamma_sigma_curves(&[&r], Lang::En), "<polyline", 1),
             ("gradient curves", grad_norm_curves(&r, Lang::En), "<polyline", 2),
@@ -716,8 +806,8 @@ mod tests {
     #[test]
     fn charts_say_their_numbers_and_dash_the_models_apart() {
         let runs = vec![
-            ModelRun { epochs: (0..3).map(|e| epoch(e, 0.3 * e as f64)).collect(), ..ModelRun::new(true) },
-            ModelRun { epochs: (0..3).map(|e| epoch(e, 0.2 * e as f64)).collect(), ..ModelRun::new(false) },
+            ModelRun { epochs: (0..3).map(|e| epoch(e, 0.3 * e as f64)).collect(), ..ModelRun::new(Variant::Bn) },
+            ModelRun { epochs: (0..3).map(|e| epoch(e, 0.2 * e as f64)).collect(), ..ModelRun::new(Variant::Plain) },
         ];
         let r = Report { config: Default::default(), backend: "test".into(), runs };
         let desc = |svg: &str| svg.split("<desc>").nth(1).and_then(|d| d.split("</desc>").next()).map(str::to_string);
@@ -747,8 +837,8 @@ mod tests {
     #[test]
     fn a_spanish_chart_is_in_spanish() {
         let runs = vec![
-            ModelRun { epochs: (0..3).map(|e| epoch(e, 0.3 * e as f64)).collect(), ..ModelRun::new(true) },
-            ModelRun { epochs: (0..3).map(|e| epoch(e, 0.2 * e as f64)).collect(), ..ModelRun::new(false) },
+            ModelRun { epochs: (0..3).map(|e| epoch(e, 0.3 * e as f64)).collect(), ..ModelRun::new(Variant::Bn) },
+            ModelRun { epochs: (0..3).map(|e| epoch(e, 0.2 * e as f64)).collect(), ..ModelRun::new(Variant::Plain) },
         ];
         let r = Report { config: Default::default(), backend: "test".into(), runs };
         let (en, es) = (&Lang::En.texts().charts, &Lang::Es.texts().charts);
@@ -768,6 +858,13 @@ mod tests {
         // Its numbers are written the Spanish way: a decimal comma, "15 %".
         let acc = accuracy_curves(&[&r], es.accuracy, Lang::Es);
         assert!(acc.contains("sin BN, etiqueta invertida:") && acc.contains("15\u{a0}% en la época 1"), "{acc}");
-        assert!(acc.contains("\n0,5\n</text>") && !acc.contains("\n0.5\n</text>"), "tick labels with a decimal comma: {acc}");
+        assert!(acc.contains("\n50\u{a0}%\n</text>"), "percent ticks the Spanish way: {acc}");
+        let gs = gamma_sigma_curves(&[&r], Lang::Es);
+        let ticks: Vec<&str> =
+            gs.split("</text>").filter_map(|t| t.trim().rsplit('\n').next()).filter(|t| t.chars().any(|c| c.is_ascii_digit())).collect();
+        assert!(
+            ticks.iter().any(|t| t.contains(',')) && !ticks.iter().any(|t| t.contains('.')),
+            "tick labels with a decimal comma: {ticks:?}"
+        );
     }
 }
