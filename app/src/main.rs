@@ -74,6 +74,7 @@ fn App() -> impl IntoView {
         <header>
             <language::LanguageMenu ui />
             <h1>"Spotlight"</h1>
+            <p class="question" id="question">{ui.tr(|t| t.page.question)}</p>
             <p class="lede">{ui.tr(|t| t.page.lede)}</p>
             <banner::Banner ui />
             <banner::Notices ui />
@@ -88,6 +89,15 @@ fn App() -> impl IntoView {
                 <aside class="side"><controls::Controls ui /></aside>
                 <div class="stage">
                     <progress::ProgressView ui />
+                    // Before the first run the lenses show one measured earlier, and say so.
+                    <Show when=move || ui.report.with(Option::is_none) && ui.runs_started.get() == 0>
+                        <p id="measured-earlier" class="earlier">{move || {
+                            let lang = ui.lang.get();
+                            state::measured_earlier().map(|r| {
+                                (lang.texts().lenses.measured_earlier)(&lang.int(r.config.train_size as u64), &lang.int(r.config.epochs as u64))
+                            })
+                        }}</p>
+                    </Show>
                     <div class="lenses">
                         <charts::TrainingViews ui />
                         {unless_hidden("attack", view! { <attack::AttackView ui /> }.into_any())}

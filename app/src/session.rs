@@ -103,6 +103,7 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
     };
     let finished = ending == Ending::Finished;
     let failures = report.failures();
+    let flipped_gap = report.flipped_gap();
     // A destroyed or lost device makes the models' next steps fail before the browser delivers its
     // `lost` event (seen here up to 0.83 s after `destroy()`, the main thread busy): a GPU run on the
     // page that ended with errors waits up to 3 s for that event, so the lost device is reported as
@@ -134,7 +135,7 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
         (false, _) => Activity::Cancelled,
     });
     ui.times.set(Some(times.clone()));
-    Some(ComparisonTime { backend: be.label.clone(), config: config.clone(), times, finished, workers })
+    Some(ComparisonTime { backend: be.label.clone(), config: config.clone(), times, finished, workers, flipped_gap })
 }
 
 /// Drives the experiment on the page's own thread (WebGPU), drawing between units of work.

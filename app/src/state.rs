@@ -18,6 +18,15 @@ use spotlight_core::{Report, Variant};
 use spotlight_i18n::{Lang, Texts};
 
 use crate::backend::{self, Backend};
+
+/// What the lenses show before a page's first run: the page's CPU default run, measured earlier with
+/// the CLI (`spotlight run --link 'train_size=1000&epochs=6' --preview results/default-cpu.json`; a
+/// core test checks that it is the CPU default's). Marked "measured earlier" on the page.
+pub fn measured_earlier() -> Option<&'static Report> {
+    static MEASURED: std::sync::LazyLock<Option<Report>> =
+        std::sync::LazyLock::new(|| serde_json::from_str(include_str!("../../results/default-cpu.json")).ok());
+    MEASURED.as_ref()
+}
 use crate::{notice_text, session, web};
 
 /// What the page is doing: one state, read by every view.
@@ -168,7 +177,8 @@ impl Ui {
             bench_note: RwSignal::new(BenchNote::None),
             base: RwSignal::new(Config::default()),
             course: StoredValue::new(link.course.clone()),
-            tour: RwSignal::new(link.course.tour),
+            // A step at a part the course hides opens at the next one it shows.
+            tour: RwSignal::new(link.course.tour.and_then(|n| link.course.tour_steps().into_iter().find(|&s| s >= n))),
             lang: RwSignal::new(lang),
         }
     }
@@ -195,6 +205,17 @@ impl Ui {
         self.course.update_value(|c| *c = c.clone().with_lang(Some(lang.code())));
         self.lang.set(lang);
         web::replace_query(&self.share_query(&self.config.get_untracked()));
+    }
+
+    /// The report the lenses draw: this page's run, or — before its first — the one measured
+    /// earlier ([`measured_earlier`]).
+    pub fn shown_report(self) -> Option<Report> {
+        self.report.get().or_else(|| (self.runs_started.get() == 0).then(|| measured_earlier().cloned()).flatten())
+    }
+
+    /// Whether the settings' "Advanced" fold opens with the page (a course link that shows one).
+    pub fn course_unfolds(self) -> bool {
+        self.course.with_value(Course::unfolds_advanced)
     }
 
     /// Whether the page's link hides `part` (a name of `course::parts`).
@@ -242,7 +263,9 @@ impl Ui {
         self.bar.set(Bar::default());
         self.report.set(None);
         self.times.set(None);
-        session::run(self.config.get_untracked(), self, flag).await
+        // What a course link hides is not computed (a hidden attack trains no shadow model).
+        let config = self.course.with_value(|c| c.trim(&self.config.get_untracked()));
+        session::run(config, self, flag).await
     }
 
     pub fn stop(self) {

@@ -35,12 +35,12 @@ fn attack_rows(ui: Ui) -> impl Fn() -> Vec<Vec<Cell>> + Send + Sync + 'static {
 pub fn AttackView(ui: Ui) -> impl IntoView {
     // The ROC redraws when the attack's results arrive, not at every epoch; the charts redraw in
     // the page's language when it changes (it is part of their input).
-    let attacked = Memo::new(move |_| (ui.report.get().filter(|r| r.runs.iter().any(|x| x.attack.is_some())), ui.lang.get()));
+    let attacked = Memo::new(move |_| (ui.shown_report().filter(|r| r.runs.iter().any(|x| x.attack.is_some())), ui.lang.get()));
     let roc = drawn_apart(attacked, |(r, lang)| r.as_ref().map(|r| spotlight_plots::roc_curves(r, *lang)).unwrap_or_default());
     let has_attack = move || attacked.with(|(r, _)| r.is_some());
     // The loss attack on the live sample, while the models train: redrawn at live read-outs only.
     let live = Memo::new(move |_| {
-        let report = ui.report.get().map(|mut r| {
+        let report = ui.shown_report().map(|mut r| {
             for run in &mut r.runs {
                 run.epochs.clear();
                 run.attack = None;
@@ -52,12 +52,28 @@ pub fn AttackView(ui: Ui) -> impl IntoView {
     });
     let live_chart = drawn_apart(live, |(r, lang)| r.as_ref().map(|r| spotlight_plots::live_attack_curves(r, *lang)).unwrap_or_default());
     let t = move || &ui.t().lenses;
+    // The attack in words: the share of each model's members LiRA finds at 1 % false positives.
+    let says = move || {
+        let lang = ui.lang.get();
+        ui.report.with(|r| {
+            let r = r.as_ref()?;
+            let models: Vec<(&str, String)> = r
+                .runs
+                .iter()
+                .filter_map(|run| {
+                    run.attack.as_ref().map(|a| (model_name(r.variant(run), lang), lang.pct(a.lira_online.tpr_at(0.01).unwrap_or(0.0), 1)))
+                })
+                .collect();
+            (!models.is_empty()).then(|| (lang.texts().lenses.attack_says)(&models))
+        })
+    };
     view! {
         <section class="view" id="view-attack">
             <h2>{ui.tr(|t| t.lenses.attack_heading)}</h2>
             <div class="chart" id="live-attack-chart" inner_html=live_chart></div>
             <Show when=has_attack fallback=move || view! { <p class="pending">{ui.tr(|t| t.lenses.lira_pending)}</p> }>
                 <div class="chart" id="roc-chart" inner_html=roc></div>
+                <p class="says" id="attack-says">{says}</p>
             </Show>
             <details class="more">
                 <summary>{ui.tr(|t| t.lenses.more)}</summary>

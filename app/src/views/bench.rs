@@ -46,8 +46,12 @@ pub fn BenchView(ui: Ui) -> impl IntoView {
         let b = &s.bench;
         ui.bench.with(|r| {
             r.comparison.as_ref().map(|c| {
+                let gap = c.flipped_gap.map(|g| {
+                    let points = lang.num(100.0 * g, 1);
+                    (b.flipped_gap)(&if g >= 0.0 { format!("+{points}") } else { points })
+                });
                 format!(
-                    "{}{}{}{} — {}.",
+                    "{}{}{}{} — {}.{}",
                     (b.comparison)(
                         &lang.int(c.config.train_size as u64),
                         &lang.int(c.config.epochs as u64),
@@ -57,7 +61,8 @@ pub fn BenchView(ui: Ui) -> impl IntoView {
                     if c.workers > 0 { (b.in_workers)(&lang.int(c.workers as u64)) } else { b.on_page.into() },
                     (b.in_all)(&lang.num(c.times.total_s, 1)),
                     if c.finished { "" } else { b.stopped_early },
-                    phases(lang, &c.times)
+                    phases(lang, &c.times),
+                    gap.unwrap_or_default()
                 )
             })
         })

@@ -9,6 +9,7 @@ use spotlight_core::canary::{self, SIDE};
 use spotlight_core::config::DatasetName;
 use spotlight_core::report::{CanaryPoint, CanaryScore};
 use spotlight_i18n::Texts;
+use spotlight_i18n::canary::Verdict;
 use spotlight_plots::model_name;
 
 use crate::state::Ui;
@@ -301,6 +302,27 @@ pub fn CanaryView(ui: Ui) -> impl IntoView {
             .collect();
         if scored.is_empty() { t.no_attack.to_string() } else { format!("{}{}.", t.confidence, scored.join("; ")) }
     };
+    // Each model's verdict in words: did it learn the label, would the attacker call it a member.
+    let said = move || {
+        let m = models.get();
+        let lang = ui.lang.get();
+        let t = &lang.texts().canary;
+        let label = ui.report.with(|r| r.as_ref().map(|r| r.config.canary_label));
+        m.iter()
+            .map(|f| {
+                let s = f.score.as_ref();
+                (t.verdict)(&Verdict {
+                    model: model_name(f.model, lang),
+                    learned: f.epochs.last().is_some_and(|(_, p)| Some(p.predicted) == label),
+                    likely: s.and_then(CanaryScore::likely_member),
+                    above: s.and_then(|s| s.above_non_members).map(|a| lang.int((100.0 * a).floor() as u64)).unwrap_or_default(),
+                    rank: s.map(|s| lang.plain(s.rank)).unwrap_or_default(),
+                    of: s.map(|s| lang.plain(s.candidates)).unwrap_or_default(),
+                })
+            })
+            .map(|line| view! { <li>{line}</li> })
+            .collect_view()
+    };
     let header = move || {
         let lang = ui.lang.get();
         let t = &lang.texts().canary;
@@ -330,7 +352,10 @@ pub fn CanaryView(ui: Ui) -> impl IntoView {
                 <h2>{ui.tr(|t| t.canary.title)}</h2>
                 <div class="canary-result">
                     {picture}
-                    <p id="canary-verdict" class="teach">{verdict}</p>
+                    <div>
+                        <ul id="canary-said" class="says">{said}</ul>
+                        <p id="canary-verdict" class="teach">{verdict}</p>
+                    </div>
                 </div>
                 <p class="teach">{ui.tr(|t| t.canary.teach)}</p>
                 <table class="numbers" id="canary-table">

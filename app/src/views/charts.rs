@@ -2,6 +2,7 @@
 //! per-sample influence (gradient norms inside a batch) and the amplifier (γ/σ per BN layer).
 
 use leptos::prelude::*;
+use spotlight_i18n::lenses::Outliers;
 use spotlight_plots::model_name;
 
 use crate::state::Ui;
@@ -75,7 +76,7 @@ pub fn TrainingViews(ui: Ui) -> impl IntoView {
     // the attack's results arrive. The page's language is part of the input: the charts are
     // drawn in it, and redrawn when it changes.
     let training = Memo::new(move |_| {
-        let report = ui.report.get().map(|mut r| {
+        let report = ui.shown_report().map(|mut r| {
             for run in &mut r.runs {
                 run.attack = None;
                 run.attack_error = None;
@@ -108,11 +109,28 @@ pub fn TrainingViews(ui: Ui) -> impl IntoView {
     let grad_curves = drawn_apart(epochs, |(r, lang)| r.as_ref().map(|r| spotlight_plots::grad_norm_curves(r, *lang)).unwrap_or_default());
     let gamma = drawn_apart(epochs, |(r, lang)| r.as_ref().map(|r| spotlight_plots::gamma_sigma_curves(&[r], *lang)).unwrap_or_default());
     let shown = move |part: &str| !ui.hides(part);
+    // The lesson in words, under the chart, as the run goes: how many outliers each model fits.
+    let memorized = move || {
+        let lang = ui.lang.get();
+        let t = &lang.texts().lenses;
+        ui.report.with(|r| match r.as_ref().and_then(|r| r.memorized()) {
+            None => t.memorized_waits.to_string(),
+            Some(m) => (t.memorized_says)(&Outliers {
+                epoch: lang.int(m.epoch as u64),
+                ood: m.ood,
+                of: lang.int(m.of as u64),
+                models: m.models.iter().map(|&(v, n)| (model_name(v, lang), lang.int(n as u64))).collect(),
+            }),
+        })
+    };
     view! {
         <Show when=move || shown("accuracy")>
         <section class="view" id="view-accuracy">
             <h2>{ui.tr(|t| t.lenses.accuracy_heading)}</h2>
-            <div class="chart" id="accuracy-chart" data-live-points=move || accuracy.with(|a| a.1.to_string()) inner_html=move || accuracy.with(|a| a.0.clone())></div>
+            // The live read-outs drawn of this page's run (none while the measured-earlier report shows).
+            <div class="chart" id="accuracy-chart" data-live-points=move || if ui.report.with(Option::is_some) { accuracy.with(|a| a.1.to_string()) } else { "0".into() }
+                inner_html=move || accuracy.with(|a| a.0.clone())></div>
+            <p class="says" id="memorized-says" aria-live="polite">{memorized}</p>
             <details class="more">
                 <summary>{ui.tr(|t| t.lenses.more)}</summary>
                 <p class="teach">{ui.tr(|t| t.lenses.accuracy_teach)}</p>

@@ -3,8 +3,8 @@
 //! cancel buttons, and the share link.
 
 use leptos::prelude::*;
-use spotlight_core::config::{Config, ConfigError, ConfigProblem, DatasetName, FIELDS, Field, Kind, OodSourceName};
-use spotlight_i18n::controls::PRESETS;
+use spotlight_core::config::{BASIC, Config, ConfigError, ConfigProblem, DatasetName, FIELDS, Field, Kind, OodSourceName};
+use spotlight_i18n::controls::{PRESETS, Sized};
 
 use crate::notice_text;
 use crate::state::Ui;
@@ -66,11 +66,13 @@ fn Control(ui: Ui, field: &'static Field) -> impl IntoView {
     let value = move || shown(ui, field);
     let on_change = move |ev: leptos::ev::Event| apply(ui, field, &event_target_value(&ev));
     let label = move || ui.t().fields.field(name).map_or(field.label, |t| t.label);
+    // A setting the rest of the config makes moot (the single model's BN in a comparison, …).
+    let inert = move || ui.config.with(|c| c.inert(name));
     let help = move || ui.t().fields.field(name).map_or(field.help, |t| t.help);
     match field.kind {
         Kind::Bool => view! {
             <label class="field toggle" title=help>
-                <input type="checkbox" name=name prop:checked=move || value() == "true"
+                <input type="checkbox" name=name prop:checked=move || value() == "true" prop:disabled=inert
                     on:change=move |ev| apply(ui, field, if event_target_checked(&ev) { "true" } else { "false" }) />
                 <span>{label}</span>
             </label>
@@ -79,7 +81,7 @@ fn Control(ui: Ui, field: &'static Field) -> impl IntoView {
         Kind::Choice(options) => view! {
             <label class="field" title=help>
                 <span>{label}</span>
-                <select name=name prop:value=value on:change=on_change>
+                <select name=name prop:value=value prop:disabled=inert on:change=on_change>
                     {options
                         .iter()
                         .enumerate()
@@ -104,7 +106,7 @@ fn Control(ui: Ui, field: &'static Field) -> impl IntoView {
             <label class="field" title=help>
                 <span>{label}</span>
                 <input type="number" name=name min=r.min.to_string() max=r.max.to_string() step=r.step.to_string()
-                    prop:value=value on:change=on_change />
+                    prop:value=value prop:disabled=inert on:change=on_change />
             </label>
         }
         .into_any(),
@@ -123,15 +125,44 @@ fn Control(ui: Ui, field: &'static Field) -> impl IntoView {
 #[component]
 pub fn Controls(ui: Ui) -> impl IntoView {
     let running = move || ui.activity.with(|a| matches!(a, crate::state::Activity::Loading(_) | crate::state::Activity::Training));
-    // Said when the page's default is not the paper-like one (a CPU backend).
+    // Said when the page's default is not the paper-like one (a CPU backend), while the run keeps
+    // its size (a link that sets another size is not "sized for the CPU").
     let sized = move || {
         let (base, full) = (ui.base.get(), Config::default());
-        (base != full).then(|| (ui.t().controls.sized)(base.train_size as u64, full.train_size as u64))
+        let kept = ui.config.with(|c| c.train_size == base.train_size && c.epochs == base.epochs);
+        let size = Sized {
+            train: base.train_size as u64,
+            epochs: base.epochs as u64,
+            gpu_train: full.train_size as u64,
+            gpu_epochs: full.epochs as u64,
+        };
+        (base != full && kept).then(|| (ui.t().controls.sized)(&size))
+    };
+    let fields = move |basic: bool| {
+        FIELDS
+            .iter()
+            .filter(move |f| !f.name.starts_with("canary") && !ui.hides(f.name) && BASIC.contains(&f.name) == basic)
+            .map(|field| view! { <Control ui field /> })
+            .collect_view()
     };
     // On a phone the settings start folded under their heading, so that the lenses are near the top.
     let narrow = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|w| w.as_f64()).is_some_and(|w| w <= 700.0);
     view! {
         <section class="controls" aria-label=ui.tr(|t| t.controls.section_label)>
+            <div class="buttons">
+                <button id="run" on:click=move |_| ui.start() disabled=move || ui.activity.with(|a| a.busy())>
+                    {move || if ui.report.with(|r| r.is_some()) { ui.t().controls.rerun } else { ui.t().controls.run }}
+                </button>
+                <button id="cancel" on:click=move |_| ui.stop() disabled=move || !running()>{ui.tr(|t| t.controls.cancel)}</button>
+            </div>
+            <details class="settings more" open=!narrow>
+                <summary>{ui.tr(|t| t.controls.settings)}</summary>
+                <div class="settings-fields">{fields(true)}</div>
+            </details>
+            <p id="sized-note" class="sized">{sized}</p>
+            // The canary's two fields are the pad's (`views::canary`).
+            <details class="advanced more" open=ui.course_unfolds()>
+                <summary>{ui.tr(|t| t.controls.advanced)}</summary>
             <label class="field wide" hidden=ui.hides("preset")>
                 <span>{ui.tr(|t| t.controls.preset)}</span>
                 <select name="preset" on:change=move |ev| {
@@ -149,26 +180,11 @@ pub fn Controls(ui: Ui) -> impl IntoView {
                         .collect_view()}
                 </select>
             </label>
-            <p id="sized-note" class="sized">{sized}</p>
-            // The canary's two fields are the pad's (`views::canary`).
-            <details class="settings more" open=!narrow>
-                <summary>{ui.tr(|t| t.controls.settings)}</summary>
-                <div class="settings-fields">
-                    {FIELDS
-                        .iter()
-                        .filter(|f| !f.name.starts_with("canary") && !ui.hides(f.name))
-                        .map(|field| view! { <Control ui field /> })
-                        .collect_view()}
-                </div>
+                <div class="settings-fields">{fields(false)}</div>
+                <Show when=move || !ui.hides("share")><ShareLink ui /></Show>
+                // A class page (its link hides parts) has no builder of its own.
+                <Show when=move || ui.course.with_value(|c| c.hidden().is_empty())><CourseLink ui /></Show>
             </details>
-            <div class="buttons">
-                <button id="run" on:click=move |_| ui.start() disabled=move || ui.activity.with(|a| a.busy())>
-                    {move || if ui.report.with(|r| r.is_some()) { ui.t().controls.rerun } else { ui.t().controls.run }}
-                </button>
-                <button id="cancel" on:click=move |_| ui.stop() disabled=move || !running()>{ui.tr(|t| t.controls.cancel)}</button>
-            </div>
-            <Show when=move || !ui.hides("share")><ShareLink ui /></Show>
-            <CourseLink ui />
         </section>
     }
 }

@@ -6,6 +6,7 @@ use spotlight_core::bench::PhaseTimes;
 use spotlight_core::experiment::Phase;
 use spotlight_core::{Report, Variant};
 use spotlight_i18n::Lang;
+use spotlight_i18n::status::ShadowsSaid;
 use spotlight_plots::model_name;
 
 use crate::run_text::run_error;
@@ -21,9 +22,12 @@ pub fn ProgressView(ui: Ui) -> impl IntoView {
         match ui.activity.get() {
             Activity::Idle => p.ready.to_string(),
             Activity::Loading(l) => loading(lang, &l, false),
+            // Every training step done, the run not yet: the attacks (and the last read-outs) are
+            // left, which the steps' ETA does not count — no "100 %, ETA 0 s" while they run.
+            Activity::Training if b.fraction >= 0.999 => format!("{} — {}", lang.pct(0.99, 0), doing(lang, &b.doing)),
             Activity::Training => format!(
                 "{} — {} — {} {} — {}",
-                lang.pct(b.fraction, 0),
+                lang.pct(b.fraction.min(0.99), 0),
                 doing(lang, &b.doing),
                 lang.num(b.samples_per_s, 0),
                 p.samples_per_s,
@@ -103,7 +107,12 @@ fn doing(lang: Lang, d: &Doing) -> String {
                     parts.push((w.training)(&names.join(w.and)));
                 }
                 if let Some(c) = b.shadows {
-                    parts.push((w.shadows)(&lang.int(c.done as u64), &lang.int(c.all as u64), &lang.int(c.running as u64)));
+                    parts.push((w.shadows)(&ShadowsSaid {
+                        done: lang.int(c.done as u64),
+                        all: lang.int(c.all as u64),
+                        per_model: lang.int(c.per_model as u64),
+                        running: lang.int(c.running as u64),
+                    }));
                 }
                 if b.attacking {
                     parts.push(w.attacking.to_string());

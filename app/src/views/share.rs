@@ -79,6 +79,10 @@ pub fn CourseLink(ui: Ui) -> impl IntoView {
         <details class="course more" id="course">
             <summary>{ui.tr(|t| t.controls.course)}</summary>
             <p class="hint">{ui.tr(|t| t.controls.course_hint)}</p>
+            <div class="buttons">
+                <button id="course-none" on:click=move |_| shown.update(|s| s.fill(false))>{ui.tr(|t| t.controls.course_none)}</button>
+                <button id="course-all" on:click=move |_| shown.update(|s| s.fill(true))>{ui.tr(|t| t.controls.course_all)}</button>
+            </div>
             <div class="course-parts">{boxes}</div>
             <label class="field">
                 <span>{ui.tr(|t| t.controls.tour_opens)}</span>

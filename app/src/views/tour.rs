@@ -3,7 +3,7 @@
 //! (`tour=N`); the button in the header opens it at the first.
 
 use leptos::prelude::*;
-use spotlight_core::course::TOUR_STEPS;
+use spotlight_core::course::{Course, TOUR_STEPS};
 use wasm_bindgen::JsCast;
 
 use crate::state::Ui;
@@ -34,7 +34,9 @@ fn point_at(target: Option<&str>) {
 /// The button that opens the tour.
 #[component]
 pub fn TourButton(ui: Ui) -> impl IntoView {
-    view! { <button id="tour-open" class="tour-open" on:click=move |_| ui.tour.set(Some(1))>{ui.tr(|t| t.tour.open)}</button> }
+    // The first step the page shows (a class page's tour skips the parts its course hides).
+    let first = ui.course.with_value(Course::tour_steps).first().copied();
+    view! { <button id="tour-open" class="tour-open" hidden=first.is_none() on:click=move |_| ui.tour.set(first)>{ui.tr(|t| t.tour.open)}</button> }
 }
 
 /// The tour's panel, while it is open.
@@ -57,19 +59,24 @@ pub fn Tour(ui: Ui) -> impl IntoView {
         step.is_some()
     });
     let step = move || ui.tour.get().map(|n| &ui.t().tour.steps[n - 1]);
-    let at = move || ui.tour.get().unwrap_or(1);
+    // The steps this page shows, and where in them the tour is.
+    let steps = StoredValue::new(ui.course.with_value(Course::tour_steps));
+    let index = move || ui.tour.get().and_then(|n| steps.with_value(|s| s.iter().position(|&x| x >= n))).unwrap_or(0);
+    let shown = steps.with_value(Vec::len);
+    let next = move || steps.with_value(|s| s.get(index() + 1).copied());
+    let back = move || steps.with_value(|s| s.get(index().saturating_sub(1)).copied());
     let t = move || &ui.t().tour;
     view! {
         <Show when=move || ui.tour.with(Option::is_some)>
             <aside id="tour" class="tour" role="dialog" aria-labelledby="tour-title" tabindex="-1" node_ref=panel
                 on:keydown=move |ev| if ev.key() == "Escape" { ui.tour.set(None) }>
-                <p class="tour-count">{move || (t().count)(at(), TOUR_STEPS)}</p>
+                <p class="tour-count">{move || (t().count)(index() + 1, shown)}</p>
                 <h3 id="tour-title">{move || step().map(|s| s.title)}</h3>
                 <p id="tour-text">{move || step().map(|s| s.text)}</p>
                 <div class="buttons">
-                    <button id="tour-back" disabled=move || at() == 1 on:click=move |_| ui.tour.set(Some(at() - 1))>{ui.tr(|t| t.tour.back)}</button>
-                    <button id="tour-next" on:click=move |_| ui.tour.set((at() < TOUR_STEPS).then(|| at() + 1))>
-                        {move || if at() < TOUR_STEPS { t().next } else { t().finish }}
+                    <button id="tour-back" disabled=move || index() == 0 on:click=move |_| ui.tour.set(back())>{ui.tr(|t| t.tour.back)}</button>
+                    <button id="tour-next" on:click=move |_| ui.tour.set(next())>
+                        {move || if index() + 1 < shown { t().next } else { t().finish }}
                     </button>
                     <button id="tour-close" on:click=move |_| ui.tour.set(None)>{ui.tr(|t| t.tour.close)}</button>
                 </div>

@@ -3,6 +3,18 @@
 
 use serde::Serialize;
 
+/// What one model made of the student's drawing, for a sentence: whether it learned the planted
+/// label (its prediction at the end), and whether the attacker would call it a member at 1 % false
+/// positives (`None`: no attack) — with how many of 100 outsiders it outscores and its rank, written.
+pub struct Verdict<'a> {
+    pub model: &'a str,
+    pub learned: bool,
+    pub likely: Option<bool>,
+    pub above: String,
+    pub rank: String,
+    pub of: String,
+}
+
 #[derive(Debug, Serialize)]
 pub struct Canary {
     /// The pad's section, for a screen reader.
@@ -33,6 +45,9 @@ pub struct Canary {
     /// One model's score: (model, confidence, rank, candidates, a typical clean member's, a non-member's).
     #[serde(skip)]
     pub scored: fn(&str, &str, &str, &str, &str, &str) -> String,
+    /// One model's verdict on the drawing, in words.
+    #[serde(skip)]
+    pub verdict: fn(&Verdict) -> String,
     /// The table's column of what a model predicts, by the model's name.
     #[serde(skip)]
     pub predicts: fn(&str) -> String,
@@ -82,6 +97,20 @@ pub const EN: Canary = Canary {
     scored: |model, conf, rank, of, clean, non| {
         format!("{model} {conf} (ranked {rank} of {of} candidates; a typical clean member {clean}, a non-member {non})")
     },
+    verdict: |v| {
+        let attacker = match v.likely {
+            None => String::new(),
+            Some(true) => format!(
+                " The attacker: likely trained on — it looks more like a member than {} of 100 outsiders (ranked {} of {}).",
+                v.above, v.rank, v.of
+            ),
+            Some(false) => format!(
+                " The attacker: can't tell — it looks more like a member than only {} of 100 outsiders (ranked {} of {}).",
+                v.above, v.rank, v.of
+            ),
+        };
+        format!("{}: learned your label — {}.{attacker}", v.model, if v.learned { "yes" } else { "no" })
+    },
     predicts: |model| format!("{model} predicts"),
     p_label: "p(your label)",
     epoch: "epoch",
@@ -110,7 +139,7 @@ pub const ES: Canary = Canary {
                 dibujo se usó en el entrenamiento.",
     canvas_aria: "lienzo de dibujo, 28 por 28 píxeles",
     keys: "Teclado: Tab hasta el lienzo, las flechas mueven, Espacio baja o levanta el lápiz.",
-    label: "Su etiqueta",
+    label: "Tu etiqueta",
     undo: "Deshacer",
     clear: "Borrar",
     planted: "Plantado en la próxima ejecución (y en el enlace para compartir).",
@@ -122,6 +151,20 @@ pub const ES: Canary = Canary {
     confidence: "Confianza del atacante en que tu dibujo estaba en los datos de entrenamiento: ",
     scored: |model, conf, rank, of, clean, non| {
         format!("{model} {conf} (puesto {rank} de {of} candidatos; un miembro limpio típico {clean}, un no miembro {non})")
+    },
+    verdict: |v| {
+        let attacker = match v.likely {
+            None => String::new(),
+            Some(true) => format!(
+                " El atacante: probablemente entrenó con él — parece más miembro que {} de cada 100 ajenos (puesto {} de {}).",
+                v.above, v.rank, v.of
+            ),
+            Some(false) => format!(
+                " El atacante: no puede saberlo — parece más miembro que solo {} de cada 100 ajenos (puesto {} de {}).",
+                v.above, v.rank, v.of
+            ),
+        };
+        format!("{}: aprendió tu etiqueta — {}.{attacker}", v.model, if v.learned { "sí" } else { "no" })
     },
     predicts: |model| format!("predicción ({model})"),
     p_label: "p(tu etiqueta)",
@@ -163,6 +206,20 @@ pub const PT: Canary = Canary {
     confidence: "Confiança do atacante de que o seu desenho estava nos dados de treino: ",
     scored: |model, conf, rank, of, clean, non| {
         format!("{model} {conf} (posição {rank} de {of} candidatos; um membro limpo típico {clean}, um não membro {non})")
+    },
+    verdict: |v| {
+        let attacker = match v.likely {
+            None => String::new(),
+            Some(true) => format!(
+                " O atacante: provavelmente treinou com ele — parece mais membro que {} em cada 100 de fora (posição {} de {}).",
+                v.above, v.rank, v.of
+            ),
+            Some(false) => format!(
+                " O atacante: não dá para saber — parece mais membro que só {} em cada 100 de fora (posição {} de {}).",
+                v.above, v.rank, v.of
+            ),
+        };
+        format!("{}: aprendeu o seu rótulo — {}.{attacker}", v.model, if v.learned { "sim" } else { "não" })
     },
     predicts: |model| format!("predição ({model})"),
     p_label: "p(seu rótulo)",

@@ -30,6 +30,10 @@ pub struct Charts {
     pub clean_live: &'static str,
     /// After a group in a key: the epoch's measurement of the whole group.
     pub all_per_epoch: &'static str,
+    /// The accuracy chart's upper panel: memorization (the noisy members, fitted only by heart).
+    pub memorized: &'static str,
+    /// Its lower panel: learning (clean members and the test set).
+    pub learned: &'static str,
     pub accuracy: &'static str,
     pub accuracy_desc: &'static str,
     pub loss_attack: &'static str,
@@ -98,6 +102,8 @@ pub const EN: Charts = Charts {
     noisy_live: "noisy, live sample",
     clean_live: "clean, live sample",
     all_per_epoch: "all (per epoch)",
+    memorized: "Memorized: wrong labels fitted",
+    learned: "Learned: clean members and test",
     accuracy: "accuracy",
     accuracy_desc: "Accuracy of each model by epoch (epoch 0: untrained)",
     loss_attack: "loss attack",
@@ -154,6 +160,8 @@ pub const ES: Charts = Charts {
     noisy_live: "ruidosas, muestra en vivo",
     clean_live: "limpias, muestra en vivo",
     all_per_epoch: "grupo completo (por época)",
+    memorized: "Memorizado: etiquetas erróneas ajustadas",
+    learned: "Aprendido: miembros limpios y prueba",
     accuracy: "exactitud",
     accuracy_desc: "Exactitud de cada modelo por época (época 0: sin entrenar)",
     loss_attack: "ataque por pérdida",
@@ -210,6 +218,8 @@ pub const PT: Charts = Charts {
     noisy_live: "ruidosas, amostra ao vivo",
     clean_live: "limpas, amostra ao vivo",
     all_per_epoch: "grupo inteiro (por época)",
+    memorized: "Memorizado: rótulos errados ajustados",
+    learned: "Aprendido: membros limpos e teste",
     accuracy: "acurácia",
     accuracy_desc: "Acurácia de cada modelo por época (época 0: sem treino)",
     loss_attack: "ataque por perda",

@@ -19,6 +19,14 @@ pub struct LinkTexts {
 /// How many presets the app's menu has (its list of settings is as long).
 pub const PRESETS: usize = 7;
 
+/// A default run's size on the CPU and on a GPU: training samples and epochs.
+pub struct Sized {
+    pub train: u64,
+    pub epochs: u64,
+    pub gpu_train: u64,
+    pub gpu_epochs: u64,
+}
+
 #[derive(Debug, Serialize)]
 pub struct Controls {
     /// The settings' section, for a screen reader.
@@ -30,9 +38,11 @@ pub struct Controls {
     pub presets: [&'static str; PRESETS],
     /// The settings' fold.
     pub settings: &'static str,
-    /// Said beside the controls on a CPU backend: its training samples and a GPU's.
+    /// The fold of the settings a first look does not need.
+    pub advanced: &'static str,
+    /// Said beside the controls on a CPU backend: what its default run is sized for.
     #[serde(skip)]
-    pub sized: fn(u64, u64) -> String,
+    pub sized: fn(&Sized) -> String,
     pub run: &'static str,
     pub rerun: &'static str,
     pub cancel: &'static str,
@@ -45,6 +55,9 @@ pub struct Controls {
     /// The course link builder's fold.
     pub course: &'static str,
     pub course_hint: &'static str,
+    /// The course builder's buttons: untick every part, tick every part.
+    pub course_none: &'static str,
+    pub course_all: &'static str,
     pub tour_opens: &'static str,
     pub no_tour: &'static str,
     /// The language menu's label.
@@ -65,8 +78,15 @@ pub const EN: Controls = Controls {
         "Tiny (a quick look)",
     ],
     settings: "Settings",
+    advanced: "Advanced settings, presets and links",
     // The numbers ungrouped, as the page has always written them (the browser tests match "3000").
-    sized: |n, gpu| format!("Sized for the CPU backend: {n} training samples ({gpu} on a GPU); the presets keep that size."),
+    sized: |z| {
+        format!(
+            "Sized for your processor: {} training samples × {} epochs, the smallest run in which BN's memorization \
+             stood out in 5 of 5 seeds ({} × {} on a GPU); the presets keep that size.",
+            z.train, z.epochs, z.gpu_train, z.gpu_epochs
+        )
+    },
     run: "Run",
     rerun: "Rerun",
     cancel: "Cancel",
@@ -76,6 +96,8 @@ pub const EN: Controls = Controls {
     select_below: "select the link below.",
     course: "Course link, for a class",
     course_hint: "Untick what the class should not see. The link opens this experiment, with the tour at the step you pick.",
+    course_none: "Untick all",
+    course_all: "Tick all",
     tour_opens: "Tour opens at",
     no_tour: "no tour",
     language: "Language",
@@ -95,11 +117,17 @@ pub const ES: Controls = Controls {
         "Mínimo (un vistazo rápido)",
     ],
     settings: "Ajustes",
-    sized: |n, gpu| {
-        let (n, gpu) = (Lang::Es.int(n), Lang::Es.int(gpu));
+    advanced: "Ajustes avanzados, predefinidos y enlaces",
+    sized: |z| {
+        let l = Lang::Es;
         format!(
-            "Ajustado al backend de CPU: {n} muestras de entrenamiento ({gpu} en una GPU); los ajustes predefinidos \
-             mantienen ese tamaño."
+            "Ajustado a tu procesador: {} muestras de entrenamiento × {} épocas, la ejecución más pequeña en la que la \
+             memorización de BN destacó en 5 de 5 semillas ({} × {} en una GPU); los ajustes predefinidos mantienen ese \
+             tamaño.",
+            l.int(z.train),
+            z.epochs,
+            l.int(z.gpu_train),
+            z.gpu_epochs
         )
     },
     run: "Ejecutar",
@@ -112,6 +140,8 @@ pub const ES: Controls = Controls {
     course: "Enlace de curso, para una clase",
     course_hint: "Desmarca lo que la clase no debe ver. El enlace abre este experimento, con el recorrido guiado en el \
                   paso elegido.",
+    course_none: "Desmarcar todo",
+    course_all: "Marcar todo",
     tour_opens: "El recorrido empieza en",
     no_tour: "sin recorrido",
     language: "Idioma",
@@ -131,11 +161,16 @@ pub const PT: Controls = Controls {
         "Mínimo (uma olhada rápida)",
     ],
     settings: "Configurações",
-    sized: |n, gpu| {
-        let (n, gpu) = (Lang::Pt.int(n), Lang::Pt.int(gpu));
+    advanced: "Configurações avançadas, predefinições e links",
+    sized: |z| {
+        let l = Lang::Pt;
         format!(
-            "Dimensionado para o backend de CPU: {n} amostras de treino ({gpu} numa GPU); as predefinições mantêm esse \
-             tamanho."
+            "Dimensionado para o seu processador: {} amostras de treino × {} épocas, a menor execução em que a \
+             memorização da BN se destacou em 5 de 5 sementes ({} × {} numa GPU); as predefinições mantêm esse tamanho.",
+            l.int(z.train),
+            z.epochs,
+            l.int(z.gpu_train),
+            z.gpu_epochs
         )
     },
     run: "Executar",
@@ -148,6 +183,8 @@ pub const PT: Controls = Controls {
     course: "Link de curso, para uma turma",
     course_hint: "Desmarque o que a turma não deve ver. O link abre este experimento, com o tour guiado no passo \
                   escolhido.",
+    course_none: "Desmarcar tudo",
+    course_all: "Marcar tudo",
     tour_opens: "O tour começa em",
     no_tour: "sem tour",
     language: "Idioma",
@@ -159,9 +196,10 @@ mod tests {
 
     #[test]
     fn the_cpu_note_writes_numbers_each_languages_way() {
-        assert_eq!((EN.sized)(3000, 5000), "Sized for the CPU backend: 3000 training samples (5000 on a GPU); the presets keep that size.");
-        assert!((ES.sized)(3000, 5000).contains("3000 muestras de entrenamiento (5000 en una GPU)"));
-        assert!((PT.sized)(3000, 5000).contains("3.000 amostras de treino (5.000 numa GPU)"));
-        assert_ne!((ES.sized)(1, 2), (EN.sized)(1, 2));
+        let z = Sized { train: 1000, epochs: 6, gpu_train: 2000, gpu_epochs: 8 };
+        assert!((EN.sized)(&z).starts_with("Sized for your processor: 1000 training samples × 6 epochs,"), "{}", (EN.sized)(&z));
+        assert!((EN.sized)(&z).contains("(2000 × 8 on a GPU)"));
+        assert!((ES.sized)(&z).contains("1000 muestras de entrenamiento × 6 épocas") && (ES.sized)(&z).contains("(2000 × 8 en una GPU)"));
+        assert!((PT.sized)(&z).contains("1.000 amostras de treino × 6 épocas") && (PT.sized)(&z).contains("(2.000 × 8 numa GPU)"));
     }
 }

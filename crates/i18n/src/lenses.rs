@@ -4,6 +4,21 @@
 
 use serde::Serialize;
 
+/// What the models of a run have memorized so far, written out for a sentence: the epoch, whether
+/// the outliers are OOD images (else flipped labels), how many there are, and per model its name
+/// and how many of them it fits by their given label.
+pub struct Outliers<'a> {
+    pub epoch: String,
+    pub ood: bool,
+    pub of: String,
+    pub models: Vec<(&'a str, String)>,
+}
+
+/// "BN 41; no-BN 3" after the first model: the others, each with its count.
+fn rest(models: &[(&str, String)], sep: &str) -> String {
+    models.iter().skip(1).map(|(m, n)| format!("{sep}{m}: {n}")).collect()
+}
+
 #[derive(Debug, Serialize)]
 pub struct Lenses {
     /// The fold under each lens's chart.
@@ -17,6 +32,18 @@ pub struct Lenses {
     /// The accuracy chart's own title (drawn in it).
     pub accuracy_chart: &'static str,
     pub accuracy_teach: &'static str,
+    /// Under the memorization chart, always shown: this run's numbers so far.
+    #[serde(skip)]
+    pub memorized_says: fn(&Outliers<'_>) -> String,
+    /// The same before the first trained epoch (or without outliers to memorize).
+    pub memorized_waits: &'static str,
+    /// Under the attack's charts once LiRA has run: per model, the share of its members found at 1 % FPR.
+    #[serde(skip)]
+    pub attack_says: fn(&[(&str, String)]) -> String,
+    /// Above the lenses before the first run: they show a run measured earlier (its training
+    /// samples and epochs, written).
+    #[serde(skip)]
+    pub measured_earlier: fn(&str, &str) -> String,
     /// The epoch table's columns after the model: epoch, flipped, OOD, clean train, test.
     pub epoch_columns: [&'static str; 5],
 
@@ -47,6 +74,21 @@ pub const EN: Lenses = Lenses {
         test accuracy (thin) are learning. The paper: models with BN fit the flipped labels faster and further. The lines move \
         while a model trains: they follow a fixed sample of the training set (up to 64 noisy and 64 clean members), several \
         times per epoch; the markers are each epoch's measurement of all of them.",
+    memorized_says: |o| {
+        let what = if o.ood { "odd (OOD) images" } else { "wrong labels" };
+        let Some((first, n)) = o.models.first() else { return String::new() };
+        format!("After epoch {}: {first} has learned {n} of its {} {what} by heart{}.", o.epoch, o.of, rest(&o.models, "; "))
+    },
+    memorized_waits: "Press Run: the sentence here will count how many of the wrong labels each model learns by heart.",
+    measured_earlier: |n, e| {
+        format!(
+            "Measured earlier, on this page's default run ({n} training samples × {e} epochs) — press Run to see it happen live, on your computer."
+        )
+    },
+    attack_says: |models| {
+        let all: Vec<String> = models.iter().map(|(m, p)| format!("{p} of {m}'s members")).collect();
+        format!("The attacker (LiRA) finds {} while wrongly accusing only 1 in 100 outsiders.", all.join(", "))
+    },
     epoch_columns: ["epoch", "flipped", "OOD", "clean train", "test"],
     gradients_heading: "Per-sample influence: gradient norms",
     gradients_teach: "How hard one sample pulls on the model. Each probe sample joins a training batch of batch_size−1 clean \
@@ -90,6 +132,21 @@ pub const ES: Lenses = Lenses {
         con BN ajustan las etiquetas invertidas más rápido y más a fondo. Las líneas se mueven mientras un modelo entrena: \
         siguen una muestra fija del conjunto de entrenamiento (hasta 64 miembros ruidosos y 64 limpios), varias veces por \
         época; los marcadores son la medición, en cada época, de todos los miembros.",
+    memorized_says: |o| {
+        let what = if o.ood { "imágenes ajenas (OOD)" } else { "etiquetas erróneas" };
+        let Some((first, n)) = o.models.first() else { return String::new() };
+        format!("Tras la época {}: {first} se ha aprendido de memoria {n} de sus {} {what}{}.", o.epoch, o.of, rest(&o.models, "; "))
+    },
+    memorized_waits: "Pulsa Ejecutar: esta frase contará cuántas etiquetas erróneas aprende de memoria cada modelo.",
+    measured_earlier: |n, e| {
+        format!(
+            "Medido antes, con la ejecución por defecto de esta página ({n} muestras de entrenamiento × {e} épocas): pulsa Ejecutar para verlo en vivo, en tu ordenador."
+        )
+    },
+    attack_says: |models| {
+        let all: Vec<String> = models.iter().map(|(m, p)| format!("el {p} de los miembros de {m}")).collect();
+        format!("El atacante (LiRA) encuentra {} acusando por error solo a 1 de cada 100 ajenos.", all.join(", "))
+    },
     epoch_columns: ["época", "etiqueta invertida", "OOD", "entrenamiento limpio", "prueba"],
     gradients_heading: "Influencia por muestra: normas del gradiente",
     gradients_teach: "Cuánto tira una sola muestra del modelo. Cada muestra de sondeo se une a un lote de entrenamiento de \
@@ -142,6 +199,21 @@ pub const PT: Lenses = Lenses {
         trocados mais rápido e mais a fundo. As linhas se movem enquanto um modelo treina: acompanham uma amostra fixa do \
         conjunto de treino (até 64 membros ruidosos e 64 limpos), várias vezes por época; os marcadores são a medição, a \
         cada época, de todos os membros.",
+    memorized_says: |o| {
+        let what = if o.ood { "imagens estranhas (OOD)" } else { "rótulos errados" };
+        let Some((first, n)) = o.models.first() else { return String::new() };
+        format!("Após a época {}: {first} decorou {n} dos seus {} {what}{}.", o.epoch, o.of, rest(&o.models, "; "))
+    },
+    memorized_waits: "Clique em Executar: esta frase contará quantos rótulos errados cada modelo decora.",
+    measured_earlier: |n, e| {
+        format!(
+            "Medido antes, com a execução padrão desta página ({n} amostras de treino × {e} épocas): clique em Executar para ver acontecer ao vivo, no seu computador."
+        )
+    },
+    attack_says: |models| {
+        let all: Vec<String> = models.iter().map(|(m, p)| format!("{p} dos membros de {m}")).collect();
+        format!("O atacante (LiRA) encontra {} acusando por engano só 1 em cada 100 de fora.", all.join(", "))
+    },
     epoch_columns: ["época", "rótulo trocado", "OOD", "treino limpo", "teste"],
     gradients_heading: "Influência por amostra: normas do gradiente",
     gradients_teach: "O quanto uma única amostra puxa o modelo. Cada amostra de sondagem entra em um lote de treino com \

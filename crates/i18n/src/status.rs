@@ -4,6 +4,14 @@
 
 use serde::Serialize;
 
+/// The shadow models' progress, each number written already: done, in all, per model, training now.
+pub struct ShadowsSaid {
+    pub done: String,
+    pub all: String,
+    pub per_model: String,
+    pub running: String,
+}
+
 #[derive(Debug, Serialize)]
 pub struct Status {
     pub banner: Banner,
@@ -129,9 +137,9 @@ pub struct Doing {
     #[serde(skip)]
     pub training: fn(&str) -> String,
     pub and: &'static str,
-    /// Shadow models done, in all, training now.
+    /// Shadow models done, in all, per model, training now.
     #[serde(skip)]
-    pub shadows: fn(&str, &str, &str) -> String,
+    pub shadows: fn(&ShadowsSaid) -> String,
     pub waiting: &'static str,
     /// How many workers.
     #[serde(skip)]
@@ -299,6 +307,9 @@ pub struct Bench {
     #[serde(skip)]
     pub in_all: fn(&str) -> String,
     pub stopped_early: &'static str,
+    /// After the comparison's time: BN − no-BN flipped-label accuracy at its end, in points (written).
+    #[serde(skip)]
+    pub flipped_gap: fn(&str) -> String,
 }
 
 /// The panel shown when the app crashed, and the browser's question before leaving a run.
@@ -315,8 +326,8 @@ pub const EN: Status = Status {
     banner: Banner {
         starting: "Backend: starting (WebGPU if this browser has it, else the CPU)…",
         training_on: "Training on",
-        backend: "Backend:",
-        in_workers: "training in Web Workers",
+        backend: "Runs on",
+        in_workers: "training in the background (Web Workers), the page stays free",
         on_page: |why| format!("training on the page's thread: {why}"),
         no_gpu_in_workers: |why| format!("this browser offers no WebGPU to workers ({why})"),
         cpu: |name| format!("CPU ({name}, in WebAssembly)"),
@@ -375,7 +386,7 @@ pub const EN: Status = Status {
         done: "done",
         training: |models| format!("training {models}"),
         and: " and ",
-        shadows: |done, all, running| format!("shadow models: {done} of {all} done, {running} training"),
+        shadows: |c| format!("shadow models: {} of {} done ({} per model), {} training", c.done, c.all, c.per_model, c.running),
         waiting: "waiting for a worker",
         workers: |n| format!("({n} workers)"),
         phases: |targets, shadows, attack| format!("training {targets} s, {shadows}, attack {attack} s"),
@@ -472,6 +483,7 @@ pub const EN: Status = Status {
         on_page: " on the page's thread",
         in_all: |s| format!(": {s} s in all"),
         stopped_early: " (stopped early)",
+        flipped_gap: |p| format!(" What it showed: BN's flipped-label accuracy ended {p} points above no-BN's."),
     },
     crash: Crash {
         heading: "Spotlight crashed — reload the page.",
@@ -486,8 +498,8 @@ pub const ES: Status = Status {
     banner: Banner {
         starting: "Backend: iniciando (WebGPU si este navegador lo tiene; si no, la CPU)…",
         training_on: "Entrenando en",
-        backend: "Backend elegido:",
-        in_workers: "entrenamiento en Web Workers",
+        backend: "Se ejecuta en:",
+        in_workers: "entrena en segundo plano, en hilos aparte del navegador",
         on_page: |why| format!("entrenamiento en el hilo de la página: {why}"),
         no_gpu_in_workers: |why| format!("este navegador no ofrece WebGPU a los workers ({why})"),
         cpu: |name| format!("CPU ({name}, en WebAssembly)"),
@@ -546,7 +558,7 @@ pub const ES: Status = Status {
         done: "listo",
         training: |models| format!("entrenando {models}"),
         and: " y ",
-        shadows: |done, all, running| format!("modelos sombra: {done} de {all} listos, {running} entrenando"),
+        shadows: |c| format!("modelos sombra: {} de {} listos ({} por modelo), {} entrenando", c.done, c.all, c.per_model, c.running),
         waiting: "esperando un worker",
         workers: |n| format!("({n} workers en paralelo)"),
         phases: |targets, shadows, attack| format!("entrenamiento {targets} s, {shadows}, ataque {attack} s"),
@@ -653,10 +665,13 @@ pub const ES: Status = Status {
         comparison: |samples, epochs, shadows, backend| {
             format!("La comparación ({samples} muestras de entrenamiento, {epochs} épocas, {shadows} modelos sombra) en {backend}")
         },
-        in_workers: |n| format!(" en {n} Web Workers"),
+        in_workers: |n| format!(" en {n} hilos aparte del navegador"),
         on_page: " en el hilo de la página",
         in_all: |s| format!(": {s} s en total"),
         stopped_early: " (se detuvo antes de terminar)",
+        flipped_gap: |p| {
+            format!(" Lo que mostró: la exactitud de BN en etiquetas invertidas terminó {p} puntos por encima de la de sin BN.")
+        },
     },
     crash: Crash {
         heading: "Spotlight falló — recarga la página.",
@@ -672,8 +687,8 @@ pub const PT: Status = Status {
     banner: Banner {
         starting: "Backend: iniciando (WebGPU se este navegador tiver; senão, a CPU)…",
         training_on: "Treinando em",
-        backend: "Backend escolhido:",
-        in_workers: "treinamento em Web Workers",
+        backend: "Roda em:",
+        in_workers: "treina em segundo plano, em threads à parte do navegador",
         on_page: |why| format!("treinamento na thread da página: {why}"),
         no_gpu_in_workers: |why| format!("este navegador não oferece WebGPU aos workers ({why})"),
         cpu: |name| format!("CPU ({name}, em WebAssembly)"),
@@ -732,7 +747,7 @@ pub const PT: Status = Status {
         done: "concluído",
         training: |models| format!("treinando {models}"),
         and: " e ",
-        shadows: |done, all, running| format!("modelos-sombra: {done} de {all} concluídos, {running} treinando"),
+        shadows: |c| format!("modelos-sombra: {} de {} concluídos ({} por modelo), {} treinando", c.done, c.all, c.per_model, c.running),
         waiting: "esperando um worker",
         workers: |n| format!("({n} workers em paralelo)"),
         phases: |targets, shadows, attack| format!("treinamento {targets} s, {shadows}, ataque {attack} s"),
@@ -837,10 +852,11 @@ pub const PT: Status = Status {
         comparison: |samples, epochs, shadows, backend| {
             format!("A comparação ({samples} amostras de treino, {epochs} épocas, {shadows} modelos-sombra) em {backend}")
         },
-        in_workers: |n| format!(" em {n} Web Workers"),
+        in_workers: |n| format!(" em {n} threads à parte do navegador"),
         on_page: " na thread da página",
         in_all: |s| format!(": {s} s no total"),
         stopped_early: " (parou antes do fim)",
+        flipped_gap: |p| format!(" O que mostrou: a acurácia da BN nos rótulos trocados terminou {p} pontos acima da sem BN."),
     },
     crash: Crash {
         heading: "O Spotlight travou — recarregue a página.",
