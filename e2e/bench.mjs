@@ -26,9 +26,9 @@ const noTfjs = argv.includes('--no-tfjs');
 const tfjsOnly = argv.includes('--tfjs-only');
 const tfjsDir = path.resolve(here, '..', 'bench', 'tfjs');
 // The app's benchmark times 10 steps after 3 warm-up (app/src/session.rs BENCH_STEPS) at the
-// comparison's batch size (crates/core/src/config.rs, 128 by default).
+// comparison's batch size (crates/core/src/config.rs, 64 by default).
 const BENCH_STEPS = 10;
-const DEFAULT_BATCH = 128;
+const DEFAULT_BATCH = 64;
 
 if (noTfjs && tfjsOnly) { console.error('--no-tfjs and --tfjs-only exclude each other'); process.exit(2); }
 if (!noTfjs && !fs.existsSync(path.join(tfjsDir, 'node_modules', '@tensorflow', 'tfjs'))) {

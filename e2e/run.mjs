@@ -22,6 +22,9 @@ const open = (query = '', init = null) => openIn(ctx, base, query, init);
 
 const tiny = 'train_size=300&test_size=200&epochs=2&batch_size=50&shadow_models=2&probe_size=16&label_noise=0.2&seed=3';
 
+// Unfolds the settings' "Advanced" fold (presets, the other settings, the share and course links).
+const advanced = (page) => page.evaluate(() => document.querySelectorAll('details.advanced').forEach((d) => { d.open = true; }));
+
 async function waitDone(page, timeout = 600000) {
   await page.waitForFunction(() => /done in|Error|Cancelled/.test(document.querySelector('#progress-text')?.textContent || ''), null, { timeout });
   const t = await page.textContent('#progress-text');
@@ -72,16 +75,20 @@ const tests = [
     // The default sized to the backend: fewer training samples on the CPU, said beside the controls.
     const cpu = /CPU/.test(banner);
     if (cpu) await page.waitForFunction(() => document.querySelector('#sized-note')?.textContent, null, { timeout: 10000 });
-    const want = { epochs: '5', train_size: cpu ? '3000' : '5000', batch_size: '128', shadow_models: '4' };
+    await page.screenshot({ path: path.join(shots, 'first-screen.png'), fullPage: false });
+    await advanced(page);
+    const want = { epochs: cpu ? '6' : '8', train_size: cpu ? '1000' : '2000', batch_size: '64', shadow_models: '4' };
     const vals = await page.evaluate(() => Object.fromEntries(['epochs', 'train_size', 'batch_size', 'shadow_models'].map((n) => [n, document.querySelector(`input[name=${n}]`).value])));
     for (const k in want) if (vals[k] !== want[k]) throw new Error(`${k} = ${vals[k]}, want ${want[k]} (${banner})`);
     const sized = await page.textContent('#sized-note');
-    if (cpu !== /Sized for the CPU backend: 3000 training samples \(5000 on a GPU\)/.test(sized)) throw new Error('sized note: ' + sized);
+    if (cpu !== /Sized for your processor: 1000 training samples × 6 epochs, .*\(2000 × 8 on a GPU\)/.test(sized)) throw new Error('sized note: ' + sized);
     // A link that names a setting keeps the paper-like default for the rest.
     const named = await open('?label_noise=0.2');
     const ts = await named.evaluate(() => document.querySelector('input[name=train_size]').value);
+    if (ts !== '2000') throw new Error(`train_size = ${ts} on a link that names label_noise, want 2000`);
+    // …and the note about the CPU's size is not shown for a run of another size.
+    if (cpu && await named.evaluate(() => document.querySelector('#sized-note')?.textContent)) throw new Error('sized note on a link of another size');
     await named.close();
-    if (ts !== '5000') throw new Error(`train_size = ${ts} on a link that names label_noise, want 5000`);
     await page.screenshot({ path: path.join(shots, 'idle.png'), fullPage: true });
     if (page.errors.length) throw new Error(page.errors.join('\n'));
     await page.close();
@@ -156,6 +163,61 @@ const tests = [
     await page.close();
     // Reported, not asserted (speed lives in benchmarks): how long the page held the main thread.
     return `AUC ${v.auc.join(', ')}; ${during.workers} workers; main thread during the run: ${lt.count} long tasks (> 50 ms), longest ${lt.maxMs.toFixed(0)} ms`;
+  }],
+  ['the lesson, readable: the question and ≤ 8 controls before Run; with the regularizer three models; chart text ≥ 11 px at 1280 and 390 px; the sentences follow the run', async () => {
+    const page = await open(`?backend=cpu&${tiny}&regularizer=true`);
+    const idle = await page.evaluate(() => ({
+      question: document.querySelector('#question')?.textContent || '',
+      controls: [...document.querySelectorAll('.controls input, .controls select, .controls button')].filter((e) => e.checkVisibility()).map((e) => e.name || e.id),
+      says: document.querySelector('#memorized-says')?.textContent || '',
+      earlier: document.querySelector('#measured-earlier')?.textContent || '',
+      charts: [...document.querySelectorAll('.lenses .chart svg')].filter((s) => s.querySelector('polyline')).length,
+    }));
+    if (!/memorize/.test(idle.question) || idle.controls.length > 8 || !idle.controls.includes('run')) throw new Error('idle page: ' + JSON.stringify(idle));
+    // Before Run the lenses show a run measured earlier, and say so.
+    if (idle.charts < 4 || !/^Measured earlier, on the default run for a processor \(1,?000 training samples × 6 epochs\)/.test(idle.earlier)) throw new Error('before Run: ' + JSON.stringify(idle));
+    await page.click('#run');
+    // The sentence under the memorization chart changes while the run goes, epoch by epoch.
+    await page.waitForFunction(() => /After epoch 1:/.test(document.querySelector('#memorized-says')?.textContent || ''), null, { timeout: 300000 });
+    const during = await page.textContent('#memorized-says');
+    await waitDone(page);
+    const end = await page.evaluate(() => ({
+      says: document.querySelector('#memorized-says').textContent, attack: document.querySelector('#attack-says')?.textContent || '',
+      models: [...document.querySelectorAll('#epoch-table tr')].slice(1).map((tr) => tr.children[0].textContent),
+      rows: [...document.querySelectorAll('#epoch-table tr')].slice(1).map((tr) => [...tr.children].map((td) => td.textContent)),
+      tpr: [...document.querySelectorAll('#attack-table tr')].slice(1).map((tr) => tr.children[2].textContent),
+    }));
+    if (end.models.join() !== 'BN,BN + γ/σ reg,no-BN') throw new Error('three models side by side: ' + end.models.join());
+    // 300 members at 20 % flipped: 60 wrong labels; each model's count is its flipped accuracy × 60.
+    for (const [name, , flipped] of end.rows) {
+      const n = Math.round(parseFloat(flipped) / 100 * 60);
+      if (!end.says.includes(`${name}${end.says.startsWith('After epoch 2: ' + name) ? ' has learned' : ':'} ${n}`)) throw new Error(`sentence vs table (${name} ${flipped}): ${end.says}`);
+    }
+    if (!/^After epoch 2: BN has learned \d+ of its 60 wrong labels by heart; BN \+ γ\/σ reg: \d+; no-BN: \d+\.$/.test(end.says) || during === end.says) throw new Error(`sentences: ${during} → ${end.says}`);
+    for (const t of end.tpr) if (!end.attack.includes(`${t} of`)) throw new Error(`attack sentence without ${t}: ${end.attack}`);
+    // Chart text as the reader sees it: the SVG's font size times its scale on the page.
+    const smallest = () => page.evaluate(() => {
+      let min = Infinity, where = '';
+      for (const svg of document.querySelectorAll('.lenses .chart svg')) {
+        const k = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        if (!(k > 0)) continue;
+        for (const t of svg.querySelectorAll('text')) {
+          const px = parseFloat(getComputedStyle(t).fontSize) * k;
+          if (t.textContent.trim() && px < min) { min = px; where = `${svg.closest('.view').id}: "${t.textContent}"`; }
+        }
+      }
+      return { min, where };
+    });
+    const wide = await smallest();
+    await page.screenshot({ path: path.join(shots, 'three-models.png'), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(300);
+    const phone = await smallest();
+    await page.screenshot({ path: path.join(shots, 'phone-charts.png'), fullPage: true });
+    if (!(wide.min >= 11 && phone.min >= 11)) throw new Error(`chart text: ${wide.min.toFixed(1)} px at 1280 (${wide.where}), ${phone.min.toFixed(1)} px at 390 (${phone.where})`);
+    if (page.errors.length) throw new Error(page.errors.join('\n'));
+    await page.close();
+    return `${idle.controls.length} controls before Run; smallest chart text ${wide.min.toFixed(1)} px at 1280, ${phone.min.toFixed(1)} px at 390; "${end.says}"`;
   }],
   ['a page waiting for Run rehearses it in one worker, which then ends; a Run or a run=1 link before that waits for it', async () => {
     // The rehearsal (a toy run on noise, so that the browser compiles the training code before the
@@ -239,7 +301,7 @@ const tests = [
     await waitDone(page);
     const banner = await page.textContent('#backend-banner');
     // The run must have used WebGPU: a silent (or announced) fall-back to the CPU fails here.
-    if (!/^Training on WebGPU.* — training in Web Workers$/.test(banner)) throw new Error('did not run on WebGPU in workers: ' + banner);
+    if (!/^Training on WebGPU.* — training in the background \(Web Workers\), the page stays free$/.test(banner)) throw new Error('did not run on WebGPU in workers: ' + banner);
     const v = await checkViews(page);
     const gpu = await numbers(page);
     await page.screenshot({ path: path.join(shots, 'results-webgpu.png'), fullPage: true });
@@ -315,8 +377,12 @@ const tests = [
       head: [...document.querySelectorAll('#canary-table th')].map((t) => t.textContent),
       rows: document.querySelectorAll('#canary-table tr').length - 1,
       verdict: document.querySelector('#canary-verdict').textContent,
+      said: [...document.querySelectorAll('#canary-said li')].map((li) => li.textContent),
       picture: !!document.querySelector('#view-canary canvas.digit'),
     }));
+    // Each model's verdict in words: its prediction, and the attacker's call at 1 % false positives.
+    const said = /^(BN|no-BN): learned your label — (yes|no)\. The attacker: (likely trained on|can't tell) — it looks more like a member than (only )?\d+ of 100 outsiders \(ranked \d+ of 600\)\.$/;
+    if (panel.said.length !== 2 || !panel.said.every((l) => said.test(l))) throw new Error('verdicts: ' + JSON.stringify(panel.said));
     if (!panel.head.includes('BN predicts') || !panel.head.includes('no-BN predicts')) throw new Error('panel columns: ' + panel.head.join(' | '));
     if (panel.rows !== 3) throw new Error(`panel: ${panel.rows} epochs, want 0, 1, 2`);
     if (!/attacker's confidence that your drawing was in the training data: BN \d+% \(ranked \d+ of 600 candidates.*no-BN \d+%/.test(panel.verdict)) throw new Error('verdict: ' + panel.verdict);
@@ -384,10 +450,11 @@ const tests = [
     });
     const s = await seen();
     if (s.controls.join() !== 'label_noise' || s.views.join() !== 'accuracy' || s.canary || s.teach || !s.run) throw new Error('shown: ' + JSON.stringify(s));
-    if (s.tour !== 'Step 2 of 4' || s.target !== 'view-accuracy') throw new Error('tour: ' + JSON.stringify(s));
+    // The tour skips the steps at hidden parts: the noise slider and the memorization chart are left.
+    if (s.tour !== 'Step 2 of 2' || s.target !== 'view-accuracy') throw new Error('tour: ' + JSON.stringify(s));
     await page.screenshot({ path: path.join(shots, 'course.png'), fullPage: false });
-    await page.click('#tour-next');
-    if (!/Step 3 of 4/.test(await page.textContent('#tour .tour-count'))) throw new Error('Next did not move the tour');
+    await page.click('#tour-back');
+    if (!/Step 1 of 2/.test(await page.textContent('#tour .tour-count'))) throw new Error('Back did not move the tour');
     await page.keyboard.press('Escape');
     if (await page.locator('#tour').count()) throw new Error('Escape did not close the tour');
     // The page's own link (its address, after a change of setting) keeps what the course hides,
@@ -399,8 +466,12 @@ const tests = [
     await page.close();
     // The builder: untick everything but the noise slider and the ROC, tour at step 3; the link it writes.
     const b = await open('?backend=cpu');
+    await advanced(b);
     await b.click('#course summary');
-    await b.evaluate(() => { for (const c of document.querySelectorAll('#course input[type=checkbox]')) if (!['show-label_noise', 'show-attack'].includes(c.name) && c.checked) c.click(); });
+    await b.click('#course-none');
+    if (await b.evaluate(() => [...document.querySelectorAll('#course input[type=checkbox]')].some((c) => c.checked))) throw new Error('"Untick all" left a part ticked');
+    await b.click('input[name=show-label_noise]');
+    await b.click('input[name=show-attack]');
     await b.selectOption('select[name=course-tour]', '3');
     const built = await b.inputValue('#course-link');
     const q = new URL(built).searchParams;
@@ -409,8 +480,10 @@ const tests = [
     await b.waitForFunction(() => /copied|Copy failed/.test(document.querySelector('#course .copied').textContent));
     const c = await open(built.slice(base.length));
     const cs = await c.evaluate(() => ({ views: ['accuracy', 'attack', 'gamma'].filter((v) => document.querySelector('#view-' + v)), step: document.querySelector('#tour .tour-count')?.textContent,
+      builder: !!document.querySelector('#course'),
       controls: [...document.querySelectorAll('.controls [name]')].filter((e) => e.offsetParent !== null && !e.closest('#course')).map((e) => e.name) }));
-    if (cs.views.join() !== 'attack' || cs.step !== 'Step 3 of 4' || cs.controls.join() !== 'label_noise') throw new Error('the built link opens: ' + JSON.stringify(cs));
+    // Its tour: step 3 (the attack) is the second of the two steps the class sees; no course builder on a class page.
+    if (cs.views.join() !== 'attack' || cs.step !== 'Step 2 of 2' || cs.controls.join() !== 'label_noise' || cs.builder) throw new Error('the built link opens: ' + JSON.stringify(cs));
     // A part that does not exist: a notice, the rest kept.
     const bad = await open('?backend=cpu&hide=teach,bogus&tour=9');
     const n = await bad.evaluate(() => document.querySelector('#notices')?.textContent || '');
@@ -459,7 +532,8 @@ const tests = [
     // A finished run in Spanish (progress, banner, charts, tables, the canary and attack panels), then
     // the menu switches the same page to English: every text that changed is compared.
     const run = await open(`?backend=cpu&run=1&lang=es&${tiny}`);
-    await run.waitForFunction(() => !document.querySelector('#run')?.disabled && document.querySelectorAll('#view-attack svg').length > 0, null, { timeout: 300000 });
+    // (The attack table's rows: only this run's attack fills it; before the run the lenses show a report measured earlier.)
+    await run.waitForFunction(() => !document.querySelector('#run')?.disabled && document.querySelectorAll('#attack-table tr').length > 1, null, { timeout: 300000 });
     // Every fold open (the paper's charts are drawn when their fold opens).
     await run.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
     await run.waitForTimeout(2500);
@@ -510,6 +584,7 @@ const tests = [
   }],
   ['share link round-trips: set controls, copy the link, open it, same controls', async () => {
     const page = await open('?backend=cpu');
+    await advanced(page);
     const set = async (name, value) => { await page.fill(`input[name=${name}]`, String(value)); await page.dispatchEvent(`input[name=${name}]`, 'change'); };
     await set('epochs', 7);
     await set('train_size', 1200);
@@ -571,7 +646,8 @@ const tests = [
       if (s.xss) throw new Error(`${q}: injected script ran`);
       if (s.h1 !== 'Spotlight') throw new Error(`${q}: page blank`);
       if (!s.notices) throw new Error(`${q}: no notice`);
-      if (!/^(5|200|4|1)$/.test(s.epochs)) throw new Error(`${q}: epochs = ${s.epochs}`);
+      // The default: 8 epochs (6 on the CPU, for a link that names no valid setting), or what the link clamped to.
+      if (!/^(8|6|200|4|1)$/.test(s.epochs)) throw new Error(`${q}: epochs = ${s.epochs}`);
       if (n === 0) await page.screenshot({ path: path.join(shots, 'bad-link.png'), fullPage: false });
       n++;
     }
@@ -611,7 +687,7 @@ const tests = [
       await page.click('#run');
       await waitDone(page, 300000);
       const banner = await page.textContent('#backend-banner');
-      if (!/^Training on WebGPU.* — training in Web Workers$/.test(banner)) throw new Error('did not run on WebGPU in workers: ' + banner);
+      if (!/^Training on WebGPU.* — training in the background \(Web Workers\), the page stays free$/.test(banner)) throw new Error('did not run on WebGPU in workers: ' + banner);
       for (let k = 0; k < 50 && page.workers().length; k++) await new Promise((r) => setTimeout(r, 100));
       const left = { browser: page.workers().length, app: await page.evaluate(() => window.spotlightWorkers()) };
       if (left.browser || left.app) throw new Error(`run ${i}: workers left after the run: ${JSON.stringify(left)}`);

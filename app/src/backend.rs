@@ -66,14 +66,6 @@ impl Backend {
         let device = name.cpu_device().expect("CPU backends are built into the app");
         Self { device: Some(device), label: (spotlight_i18n::EN.status.banner.cpu)(&name.to_string()), gpu: false, why }
     }
-
-    /// Its label, and why it was chosen when there is a reason to say.
-    pub fn describe(&self, s: &Status) -> String {
-        match &self.why {
-            None => shown(&self.label, s),
-            Some(w) => format!("{} — {}", shown(&self.label, s), w.describe(s)),
-        }
-    }
 }
 
 /// A backend's label (the report's, English) in the page's language: "CPU (flex, in

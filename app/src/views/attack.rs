@@ -55,8 +55,8 @@ pub fn AttackView(ui: Ui) -> impl IntoView {
     // The attack in words: the share of each model's members LiRA finds at 1 % false positives.
     let says = move || {
         let lang = ui.lang.get();
-        ui.report.with(|r| {
-            let r = r.as_ref()?;
+        // Before the first run, the run measured earlier (the lenses show it, and say so).
+        ui.shown_report().and_then(|r| {
             let models: Vec<(&str, String)> = r
                 .runs
                 .iter()

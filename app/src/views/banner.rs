@@ -2,9 +2,11 @@
 
 use leptos::prelude::*;
 
+use crate::backend;
 use crate::state::{Activity, Ui};
 
-/// Which backend the page trains on, why when it is not WebGPU, and where the models train.
+/// Which backend the page trains on and where the models train; why it is not WebGPU, one click
+/// away (the technical reason folded under the plain line).
 #[component]
 pub fn Banner(ui: Ui) -> impl IntoView {
     let text = move || {
@@ -18,14 +20,22 @@ pub fn Banner(ui: Ui) -> impl IntoView {
                     Some(why) if be.gpu => (b.on_page)(&(b.no_gpu_in_workers)(&(b.webgpu_failed)(&why))),
                     _ => b.in_workers.into(),
                 };
-                format!("{} {} — {place}", if ran { b.training_on } else { b.backend }, be.describe(s))
+                format!("{} {} — {place}", if ran { b.training_on } else { b.backend }, backend::shown(&be.label, s))
             }
         }
     };
+    let why = move || ui.backend.get().and_then(|be| be.why.map(|w| w.describe(&ui.t().status)));
     let class = move || if ui.backend.get().is_some_and(|b| b.gpu) { "banner gpu" } else { "banner cpu" };
     // `data-chosen` once the backend is known (the browser tests wait for it, in any language).
     let chosen = move || ui.backend.get().map(|b| if b.gpu { "webgpu" } else { "cpu" });
-    view! { <div id="backend-banner" class=class data-chosen=chosen>{text}</div> }
+    view! {
+        <div id="backend-banner" class=class data-chosen=chosen>
+            {text}
+            <Show when=move || why().is_some()>
+                <details class="why"><summary>{ui.tr(|t| t.status.banner.why)}</summary>{why}</details>
+            </Show>
+        </div>
+    }
 }
 
 #[component]

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 use spotlight_core::config::{BASIC, Config, ConfigError, ConfigProblem, DatasetName, FIELDS, Field, Kind, OodSourceName};
-use spotlight_i18n::controls::{PRESETS, Sized};
+use spotlight_i18n::controls::{CpuSize, PRESETS};
 
 use crate::notice_text;
 use crate::state::Ui;
@@ -130,7 +130,7 @@ pub fn Controls(ui: Ui) -> impl IntoView {
     let sized = move || {
         let (base, full) = (ui.base.get(), Config::default());
         let kept = ui.config.with(|c| c.train_size == base.train_size && c.epochs == base.epochs);
-        let size = Sized {
+        let size = CpuSize {
             train: base.train_size as u64,
             epochs: base.epochs as u64,
             gpu_train: full.train_size as u64,

@@ -128,8 +128,14 @@ fn PaperBody(ui: Ui, file: PaperFile) -> impl IntoView {
             .collect_view()
     };
     view! {
+        <p class="earlier" id="paper-not-your-run">{ui.tr(|t| t.paper.not_your_run)}</p>
         <p class="teach">{ui.tr(|t| t.paper.intro)}<code>{command}</code>", "{seeds}{ui.tr(|t| t.paper.intro_end)}</p>
-        <ClaimTable ui rows=table.with_value(|t| t.rows.clone()) />
+        // The claims in the paper's order, (a) to (f).
+        <ClaimTable ui rows=table.with_value(|t| {
+            let mut rows = t.rows.clone();
+            rows.sort_by_key(|r| r.id);
+            rows
+        }) />
         <p class="teach" id="paper-reading">{ui.tr(|t| t.paper.reading)}</p>
         <details class="paper-charts" on:toggle=move |_| opened.set(true)>
             <summary>{ui.tr(|t| t.paper.charts)}</summary>

@@ -447,7 +447,7 @@ fn write_reports(grid: &[Config], store: &Path, out_dir: &Path, data_dir: &Path)
                     if let Some(e) = &run.error {
                         out.diverged.push(format!(
                             "{} (noise {:.0}%, seed {}): {e}",
-                            config.variant(run.batch_norm).label(),
+                            r.variant(run).label(),
                             100.0 * config.label_noise,
                             config.seed
                         ));

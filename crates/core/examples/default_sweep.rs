@@ -44,6 +44,7 @@ fn main() {
             eprintln!("notice for {q}: {n}");
         }
         let c = link.config;
+        assert_eq!(c.variants().len(), 2, "{q}: the sweep compares BN with no-BN (no regularizer, compare on)");
         let cost = c.cost().sample_passes() as f64 / base.cost().sample_passes() as f64;
         println!(
             "\n## {q}  (members {}, epochs {}, batch {}, noise {:.0} %; cost ×{cost:.2})",

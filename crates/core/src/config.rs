@@ -632,9 +632,10 @@ impl Config {
     pub fn inert(&self, name: &str) -> bool {
         match name {
             "batch_norm" => self.compare,
-            "reg_kind" => !self.regularizer,
-            "reg_strength" => !self.regularizer || self.reg_kind == RegKind::Project,
-            "reg_bound" => !self.regularizer || self.reg_kind != RegKind::Project,
+            "regularizer" => !self.compare && !self.batch_norm,
+            "reg_kind" => !self.regularizer || self.inert("regularizer"),
+            "reg_strength" => !self.regularizer || self.inert("regularizer") || self.reg_kind == RegKind::Project,
+            "reg_bound" => !self.regularizer || self.inert("regularizer") || self.reg_kind != RegKind::Project,
             "ood_source" => self.ood_fraction <= 0.0,
             "canary_label" => self.canary.is_empty(),
             _ => false,

@@ -93,10 +93,11 @@ impl Course {
 
     /// The experiment a page with this course runs for `config`: without shadow models (no attack)
     /// when the course hides every part that shows the attack's results (its lens and the gallery of
-    /// exposed members) — a class that does not see the attack does not wait for it.
+    /// exposed members, and the canary's panel with the attacker's call) — a class that does not
+    /// see the attack does not wait for it.
     pub fn trim(&self, config: &crate::Config) -> crate::Config {
         let mut c = config.clone();
-        if self.hides("attack") && self.hides("gallery") {
+        if self.hides("attack") && self.hides("gallery") && self.hides("canary") {
             c.shadow_models = 0;
         }
         c
@@ -203,8 +204,9 @@ mod tests {
     fn a_hidden_attack_is_not_run_and_a_picked_advanced_setting_unfolds() {
         let c = crate::Config::default();
         assert_eq!(Course::new(["attack"], None).trim(&c), c, "the gallery still shows the attack's results");
-        assert_eq!(Course::new(["attack", "gallery"], None).trim(&c).shadow_models, 0);
-        assert_eq!(Course::new(["attack", "gallery"], None).trim(&c).epochs, c.epochs);
+        assert_eq!(Course::new(["attack", "gallery"], None).trim(&c), c, "the canary's panel still shows the attacker's call");
+        assert_eq!(Course::new(["attack", "gallery", "canary"], None).trim(&c).shadow_models, 0);
+        assert_eq!(Course::new(["attack", "gallery", "canary"], None).trim(&c).epochs, c.epochs);
         assert!(!Course::default().unfolds_advanced(), "a plain page opens with Advanced folded");
         let all = parts();
         let only = |keep: &[&str]| Course::new(all.iter().map(|(p, _)| *p).filter(|p| !keep.contains(p)), None);

@@ -55,9 +55,15 @@ pub struct JobResult {
 }
 
 impl Job {
-    /// The job's key: the first 16 hex digits of the sha256 of its JSON (config and role).
+    /// The job's key: the first 16 hex digits of the sha256 of its JSON (config and role). A
+    /// comparison with the regularizer holds three models since 2026-12-06 (its variant indices
+    /// mean other models than before): its keys carry a mark, so that an older job file is never
+    /// read as another model's.
     pub fn key(&self) -> String {
-        let json = serde_json::to_string(self).expect("a Job always serializes");
+        let mut json = serde_json::to_string(self).expect("a Job always serializes");
+        if self.config.compare && self.config.regularizer {
+            json.push_str("+three-models");
+        }
         let digest = Sha256::digest(json.as_bytes());
         digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
     }

@@ -14,7 +14,8 @@ pub struct Report {
     pub config: Config,
     /// Which backend ran (e.g. "ndarray (CPU)", "wgpu: google/swiftshader").
     pub backend: String,
-    /// One per trained model: BN first, then no-BN, in compare mode. Each model's `epochs` start
+    /// One per trained model, in `Config::variants` order (BN, BN + regularizer, no-BN in compare
+    /// mode). Each model's `epochs` start
     /// with epoch 0, the untrained model.
     pub runs: Vec<ModelRun>,
 }
@@ -388,16 +389,19 @@ impl Report {
         let flipped = crate::data::transforms::count_for(c.label_noise, c.train_size);
         let (ood, of) =
             if flipped > 0 { (false, flipped) } else { (true, crate::data::transforms::count_for(c.ood_fraction, c.train_size)) };
+        // The models side by side at one epoch: the latest every model still training has reached
+        // (a model that stopped with an error is counted where it stopped, and does not hold the
+        // others back).
+        let epoch = self.runs.iter().filter(|r| r.error.is_none()).filter_map(|r| r.last().map(|e| e.epoch)).min()?;
         let models: Vec<(Variant, usize)> = self
             .runs
             .iter()
             .filter_map(|run| {
-                let e = run.last()?;
+                let e = run.trained().filter(|e| e.epoch <= epoch).last()?;
                 let acc = if ood { e.acc_ood } else { e.acc_flipped }?;
                 Some((self.variant(run), (acc * of as f64).round() as usize))
             })
             .collect();
-        let epoch = self.runs.iter().filter_map(|r| r.last().map(|e| e.epoch)).min()?;
         (of > 0 && !models.is_empty()).then_some(Memorized { ood, of, epoch, models })
     }
 
@@ -494,8 +498,19 @@ mod tests {
         assert_eq!(m.models, [(Variant::Bn, 41), (Variant::BnReg, 3), (Variant::Plain, 0)]);
         let clean = Report { config: Config { label_noise: 0.0, ..r.config.clone() }, ..r.clone() };
         assert_eq!(clean.memorized(), None, "no outliers, nothing to count");
-        let untrained = Report { runs: r.runs.iter().map(|x| ModelRun { epochs: vec![epoch(0, None)], ..x.clone() }).collect(), ..r };
+        let untrained =
+            Report { runs: r.runs.iter().map(|x| ModelRun { epochs: vec![epoch(0, None)], ..x.clone() }).collect(), ..r.clone() };
         assert_eq!(untrained.memorized(), None);
+        // Workers in parallel: BN is an epoch ahead; both are counted at the epoch both reached.
+        let mut ahead = r.clone();
+        ahead.runs.truncate(1);
+        ahead.runs.push(ModelRun { epochs: vec![epoch(0, None), epoch(3, Some(0.1))], ..ModelRun::new(Variant::Plain) });
+        ahead.runs[0].epochs.push(epoch(4, Some(0.9)));
+        let m = ahead.memorized().unwrap();
+        assert_eq!((m.epoch, m.models.clone()), (3, vec![(Variant::Bn, 41), (Variant::Plain, 15)]));
+        // A model that stopped does not hold the others back.
+        ahead.runs[1].error = Some(RunError::Other("diverged".into()));
+        assert_eq!(ahead.memorized().unwrap().epoch, 4);
     }
 
     /// The page's lenses before its first run draw `results/default-cpu.json`: a preview of the

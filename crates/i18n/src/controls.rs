@@ -20,7 +20,7 @@ pub struct LinkTexts {
 pub const PRESETS: usize = 7;
 
 /// A default run's size on the CPU and on a GPU: training samples and epochs.
-pub struct Sized {
+pub struct CpuSize {
     pub train: u64,
     pub epochs: u64,
     pub gpu_train: u64,
@@ -42,7 +42,7 @@ pub struct Controls {
     pub advanced: &'static str,
     /// Said beside the controls on a CPU backend: what its default run is sized for.
     #[serde(skip)]
-    pub sized: fn(&Sized) -> String,
+    pub sized: fn(&CpuSize) -> String,
     pub run: &'static str,
     pub rerun: &'static str,
     pub cancel: &'static str,
@@ -196,7 +196,7 @@ mod tests {
 
     #[test]
     fn the_cpu_note_writes_numbers_each_languages_way() {
-        let z = Sized { train: 1000, epochs: 6, gpu_train: 2000, gpu_epochs: 8 };
+        let z = CpuSize { train: 1000, epochs: 6, gpu_train: 2000, gpu_epochs: 8 };
         assert!((EN.sized)(&z).starts_with("Sized for your processor: 1000 training samples × 6 epochs,"), "{}", (EN.sized)(&z));
         assert!((EN.sized)(&z).contains("(2000 × 8 on a GPU)"));
         assert!((ES.sized)(&z).contains("1000 muestras de entrenamiento × 6 épocas") && (ES.sized)(&z).contains("(2000 × 8 en una GPU)"));

@@ -35,8 +35,12 @@ pub struct Lenses {
     /// Under the memorization chart, always shown: this run's numbers so far.
     #[serde(skip)]
     pub memorized_says: fn(&Outliers<'_>) -> String,
-    /// The same before the first trained epoch (or without outliers to memorize).
+    /// The same before the page's first run.
     pub memorized_waits: &'static str,
+    /// … during a run, before its first epoch ends.
+    pub memorized_soon: &'static str,
+    /// … for a run without outliers.
+    pub memorized_none: &'static str,
     /// Under the attack's charts once LiRA has run: per model, the share of its members found at 1 % FPR.
     #[serde(skip)]
     pub attack_says: fn(&[(&str, String)]) -> String,
@@ -70,8 +74,8 @@ pub const EN: Lenses = Lenses {
     accuracy_heading: "Memorization: accuracy on flipped labels",
     accuracy_chart: "Accuracy while training",
     accuracy_teach: "A flipped label is wrong on purpose: nothing in the image points to it, so the only way to get it \
-        \"right\" is to memorize that one sample. Accuracy on flipped samples (thick lines) is memorization; clean-train and \
-        test accuracy (thin) are learning. The paper: models with BN fit the flipped labels faster and further. The lines move \
+        \"right\" is to memorize that one sample. Accuracy on flipped samples (the upper panel) is memorization; clean-train \
+        and test accuracy (the lower panel, test dashed) are learning. The paper: models with BN fit the flipped labels faster and further. The lines move \
         while a model trains: they follow a fixed sample of the training set (up to 64 noisy and 64 clean members), several \
         times per epoch; the markers are each epoch's measurement of all of them.",
     memorized_says: |o| {
@@ -82,9 +86,11 @@ pub const EN: Lenses = Lenses {
     memorized_waits: "Press Run: the sentence here will count how many of the wrong labels each model learns by heart.",
     measured_earlier: |n, e| {
         format!(
-            "Measured earlier, on this page's default run ({n} training samples × {e} epochs) — press Run to see it happen live, on your computer."
+            "Measured earlier, on the default run for a processor ({n} training samples × {e} epochs) — press Run to see it happen live, on your computer."
         )
     },
+    memorized_soon: "Training: the count comes after the first epoch.",
+    memorized_none: "No flipped labels and no odd images in this run: nothing that only memorization can fit.",
     attack_says: |models| {
         let all: Vec<String> = models.iter().map(|(m, p)| format!("{p} of {m}'s members")).collect();
         format!("The attacker (LiRA) finds {} while wrongly accusing only 1 in 100 outsiders.", all.join(", "))
@@ -127,8 +133,8 @@ pub const ES: Lenses = Lenses {
     accuracy_heading: "Memorización: exactitud en etiquetas invertidas",
     accuracy_chart: "Exactitud durante el entrenamiento",
     accuracy_teach: "Una etiqueta invertida es incorrecta a propósito: nada en la imagen apunta a ella, así que la única forma \
-        de \"acertarla\" es memorizar esa muestra. La exactitud en las muestras con etiqueta invertida (líneas gruesas) es \
-        memorización; la exactitud en entrenamiento limpio y en prueba (líneas finas) es aprendizaje. El artículo: los modelos \
+        de \"acertarla\" es memorizar esa muestra. La exactitud en las muestras con etiqueta invertida (el panel de arriba) \
+        es memorización; la exactitud en entrenamiento limpio y en prueba (el panel de abajo, la prueba a trazos) es aprendizaje. El artículo: los modelos \
         con BN ajustan las etiquetas invertidas más rápido y más a fondo. Las líneas se mueven mientras un modelo entrena: \
         siguen una muestra fija del conjunto de entrenamiento (hasta 64 miembros ruidosos y 64 limpios), varias veces por \
         época; los marcadores son la medición, en cada época, de todos los miembros.",
@@ -140,9 +146,11 @@ pub const ES: Lenses = Lenses {
     memorized_waits: "Pulsa Ejecutar: esta frase contará cuántas etiquetas erróneas aprende de memoria cada modelo.",
     measured_earlier: |n, e| {
         format!(
-            "Medido antes, con la ejecución por defecto de esta página ({n} muestras de entrenamiento × {e} épocas): pulsa Ejecutar para verlo en vivo, en tu ordenador."
+            "Medido antes, con la ejecución por defecto para un procesador ({n} muestras de entrenamiento × {e} épocas): pulsa Ejecutar para verlo en vivo, en tu ordenador."
         )
     },
+    memorized_soon: "Entrenando: la cuenta llega tras la primera época.",
+    memorized_none: "Ni etiquetas invertidas ni imágenes ajenas en esta ejecución: nada que solo la memorización pueda ajustar.",
     attack_says: |models| {
         let all: Vec<String> = models.iter().map(|(m, p)| format!("el {p} de los miembros de {m}")).collect();
         format!("El atacante (LiRA) encuentra {} acusando por error solo a 1 de cada 100 ajenos.", all.join(", "))
@@ -194,8 +202,8 @@ pub const PT: Lenses = Lenses {
     accuracy_heading: "Memorização: acurácia em rótulos trocados",
     accuracy_chart: "Acurácia durante o treino",
     accuracy_teach: "Um rótulo trocado está errado de propósito: nada na imagem aponta para ele, então o único jeito de \
-        \"acertá-lo\" é memorizar aquela amostra. A acurácia nas amostras com rótulo trocado (linhas grossas) é memorização; \
-        a acurácia no treino limpo e no teste (linhas finas) é aprendizado. O artigo: modelos com BN ajustam os rótulos \
+        \"acertá-lo\" é memorizar aquela amostra. A acurácia nas amostras com rótulo trocado (o painel de cima) é \
+        memorização; a acurácia no treino limpo e no teste (o painel de baixo, o teste tracejado) é aprendizado. O artigo: modelos com BN ajustam os rótulos \
         trocados mais rápido e mais a fundo. As linhas se movem enquanto um modelo treina: acompanham uma amostra fixa do \
         conjunto de treino (até 64 membros ruidosos e 64 limpos), várias vezes por época; os marcadores são a medição, a \
         cada época, de todos os membros.",
@@ -207,9 +215,11 @@ pub const PT: Lenses = Lenses {
     memorized_waits: "Clique em Executar: esta frase contará quantos rótulos errados cada modelo decora.",
     measured_earlier: |n, e| {
         format!(
-            "Medido antes, com a execução padrão desta página ({n} amostras de treino × {e} épocas): clique em Executar para ver acontecer ao vivo, no seu computador."
+            "Medido antes, com a execução padrão para um processador ({n} amostras de treino × {e} épocas): clique em Executar para ver acontecer ao vivo, no seu computador."
         )
     },
+    memorized_soon: "Treinando: a contagem vem depois da primeira época.",
+    memorized_none: "Nem rótulos trocados nem imagens estranhas nesta execução: nada que só a memorização consiga ajustar.",
     attack_says: |models| {
         let all: Vec<String> = models.iter().map(|(m, p)| format!("{p} dos membros de {m}")).collect();
         format!("O atacante (LiRA) encontra {} acusando por engano só 1 em cada 100 de fora.", all.join(", "))

@@ -9,6 +9,8 @@ pub struct Paper {
     pub title: &'static str,
     /// Before the reason `results/paper-mid.json` could not be read.
     pub error: &'static str,
+    /// Above the claims: these numbers are not the reader's run.
+    pub not_your_run: &'static str,
     /// The introduction: `intro`, the command, ", ", "seeds 1, 2, 3", `intro_end`.
     pub intro: &'static str,
     pub seed: &'static str,
@@ -93,6 +95,7 @@ pub struct Captions {
 pub const EN: Paper = Paper {
     title: "What the paper found / what we measured",
     error: "The measured results (results/paper-mid.json) could not be read: ",
+    not_your_run: "Measured earlier with the command-line tool over several seeds — not your run. Your run is the lenses above.",
     intro: "The paper's claims, each against our numbers, measured with ",
     seed: "seed",
     seeds: "seeds",
@@ -178,6 +181,7 @@ pub const EN: Paper = Paper {
 pub const ES: Paper = Paper {
     title: "Lo que encontró el artículo / lo que medimos",
     error: "No se pudieron leer los resultados medidos (results/paper-mid.json): ",
+    not_your_run: "Medido antes con la herramienta de línea de órdenes sobre varias semillas — no es tu ejecución. Tu ejecución son las lentes de arriba.",
     intro: "Las afirmaciones del artículo, cada una frente a nuestros números, medidos con ",
     seed: "semilla",
     seeds: "semillas",
@@ -270,6 +274,7 @@ pub const ES: Paper = Paper {
 pub const PT: Paper = Paper {
     title: "O que o artigo encontrou / o que medimos",
     error: "Não foi possível ler os resultados medidos (results/paper-mid.json): ",
+    not_your_run: "Medido antes com a ferramenta de linha de comando sobre várias sementes — não é a sua execução. A sua execução são as lentes acima.",
     intro: "As afirmações do artigo, cada uma diante dos nossos números, medidos com ",
     seed: "semente",
     seeds: "sementes",

@@ -53,6 +53,8 @@ pub struct Banner {
     pub lost: fn(&str) -> String,
     /// A lost GPU device's reason when the browser gives none.
     pub no_reason: &'static str,
+    /// The fold under the banner with the technical reason for the backend.
+    pub why: &'static str,
     pub link_cpu: &'static str,
     pub link_ndarray_missing: &'static str,
     pub link_ndarray: &'static str,
@@ -335,6 +337,7 @@ pub const EN: Status = Status {
         unnamed_adapter: "unnamed adapter",
         lost: |why| format!("the GPU device was lost ({why}); the CPU from now on, reload to try WebGPU again"),
         no_reason: "no reason given",
+        why: "Why this one?",
         link_cpu: "the link asks for the CPU backend",
         link_ndarray_missing: "the link asks for burn-ndarray, which the page does not include (the CLI has it); the CPU backend burn-flex instead",
         link_ndarray: "the link asks for burn-ndarray",
@@ -483,7 +486,7 @@ pub const EN: Status = Status {
         on_page: " on the page's thread",
         in_all: |s| format!(": {s} s in all"),
         stopped_early: " (stopped early)",
-        flipped_gap: |p| format!(" What it showed: BN's flipped-label accuracy ended {p} points above no-BN's."),
+        flipped_gap: |p| format!(" What it showed: BN − no-BN flipped-label accuracy at the end, {p} points."),
     },
     crash: Crash {
         heading: "Spotlight crashed — reload the page.",
@@ -507,6 +510,7 @@ pub const ES: Status = Status {
         unnamed_adapter: "adaptador sin nombre",
         lost: |why| format!("se perdió el dispositivo GPU ({why}); desde ahora la CPU, recarga la página para volver a probar WebGPU"),
         no_reason: "sin motivo indicado",
+        why: "¿Por qué este?",
         link_cpu: "el enlace pide el backend de CPU",
         link_ndarray_missing: "el enlace pide burn-ndarray, que la página no incluye (la CLI sí); en su lugar, el backend de CPU burn-flex",
         link_ndarray: "el enlace pide burn-ndarray",
@@ -669,9 +673,7 @@ pub const ES: Status = Status {
         on_page: " en el hilo de la página",
         in_all: |s| format!(": {s} s en total"),
         stopped_early: " (se detuvo antes de terminar)",
-        flipped_gap: |p| {
-            format!(" Lo que mostró: la exactitud de BN en etiquetas invertidas terminó {p} puntos por encima de la de sin BN.")
-        },
+        flipped_gap: |p| format!(" Lo que mostró: exactitud en etiquetas invertidas al final, BN − sin BN, {p} puntos."),
     },
     crash: Crash {
         heading: "Spotlight falló — recarga la página.",
@@ -696,6 +698,7 @@ pub const PT: Status = Status {
         unnamed_adapter: "adaptador sem nome",
         lost: |why| format!("o dispositivo GPU foi perdido ({why}); a CPU daqui em diante, recarregue para tentar o WebGPU de novo"),
         no_reason: "sem motivo informado",
+        why: "Por que este?",
         link_cpu: "o link pede o backend de CPU",
         link_ndarray_missing: "o link pede burn-ndarray, que a página não inclui (a CLI inclui); em seu lugar, o backend de CPU burn-flex",
         link_ndarray: "o link pede burn-ndarray",
@@ -856,7 +859,7 @@ pub const PT: Status = Status {
         on_page: " na thread da página",
         in_all: |s| format!(": {s} s no total"),
         stopped_early: " (parou antes do fim)",
-        flipped_gap: |p| format!(" O que mostrou: a acurácia da BN nos rótulos trocados terminou {p} pontos acima da sem BN."),
+        flipped_gap: |p| format!(" O que mostrou: acurácia nos rótulos trocados no fim, BN − sem BN, {p} pontos."),
     },
     crash: Crash {
         heading: "O Spotlight travou — recarregue a página.",

@@ -36,7 +36,7 @@ pub const EN: Tour = Tour {
         },
         Step {
             title: "Watch memorization",
-            text: "Press Run. The thick lines are the accuracy on the flipped samples — memorization; the thin ones are \
+            text: "Press Run. The upper panel is the accuracy on the flipped samples — memorization; the lower one is \
                    learning. Does the model with BN climb faster and higher than the one without?",
         },
         Step {
@@ -69,8 +69,8 @@ pub const ES: Tour = Tour {
         },
         Step {
             title: "Observa la memorización",
-            text: "Pulsa Ejecutar. Las líneas gruesas son la exactitud en las muestras con etiqueta invertida — la memorización; las \
-                   finas son el aprendizaje. ¿El modelo con BN sube más rápido y más alto que el modelo sin BN?",
+            text: "Pulsa Ejecutar. El panel de arriba es la exactitud en las muestras con etiqueta invertida — la memorización; el \
+                   de abajo es el aprendizaje. ¿El modelo con BN sube más rápido y más alto que el modelo sin BN?",
         },
         Step {
             title: "Ejecuta el ataque",
@@ -102,7 +102,7 @@ pub const PT: Tour = Tour {
         },
         Step {
             title: "Observe a memorização",
-            text: "Clique em Executar. As linhas grossas são a acurácia nas amostras com rótulo trocado — a memorização; as finas são \
+            text: "Clique em Executar. O painel de cima é a acurácia nas amostras com rótulo trocado — a memorização; o de baixo é \
                    o aprendizado. O modelo com BN sobe mais rápido e mais alto que o modelo sem BN?",
         },
         Step {

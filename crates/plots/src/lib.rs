@@ -299,7 +299,9 @@ pub fn accuracy_curves(reports: &[&Report], title: &str, lang: Lang) -> String {
                         }
                         let label = group.label(t);
                         if group == Group::Test {
-                            stroke(&mut chart, pts, c.stroke_width(2), Dash::Long)?;
+                            // Dashed for what it measures, the model's mark at each epoch (never colour alone).
+                            stroke(&mut chart, pts.clone(), c.stroke_width(2), Dash::Long)?;
+                            marks(&mut chart, pts, model_mark(r.variant(run), c.stroke_width(1)))?;
                             keys.add(label, Mark::Line(ink.stroke_width(2), Dash::Long));
                         } else if !live {
                             let width = if memorization { 3 } else { 2 };
