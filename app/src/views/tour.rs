@@ -47,11 +47,17 @@ pub fn Tour(ui: Ui) -> impl IntoView {
         let step = ui.tour.get();
         point_at(step.map(|n| TARGETS[n - 1]));
         // On opening, the panel takes the focus, so that a keyboard user reads the step and
-        // reaches its buttons (later steps leave the focus on the button pressed).
-        if step.is_some() && was_open != Some(true) {
+        // reaches its buttons; later steps leave the focus on the button pressed, unless that
+        // button is now disabled (Back on the first step) and the focus fell to the page.
+        if step.is_some() {
+            let opening = was_open != Some(true);
             leptos::task::spawn_local(async move {
                 crate::web::yield_now().await;
-                if let Some(p) = panel.get_untracked() {
+                let doc = web_sys::window().and_then(|w| w.document());
+                let lost = doc.is_some_and(|d| d.active_element().is_none() || d.active_element() == d.body().map(Into::into));
+                if let Some(p) = panel.get_untracked()
+                    && (opening || lost)
+                {
                     let _ = p.unchecked_ref::<web_sys::HtmlElement>().focus();
                 }
             });
