@@ -56,6 +56,32 @@ fn jobs_and_the_experiment_give_the_same_report() {
     assert!(err.to_string().contains("1 job"), "{err}");
 }
 
+/// With the regularizer on, a comparison trains three models side by side — BN, BN + γ/σ
+/// regularizer, no-BN, same data and seed — by jobs as by the steppable experiment, each run named
+/// by its own variant; BN and no-BN are the same models as without the regularizer.
+#[test]
+fn the_regularizer_joins_the_comparison_as_a_third_model() {
+    use spotlight_core::Variant;
+    let plain = Config { shadow_models: 2, ..tiny() };
+    let config = Config { regularizer: true, ..plain.clone() };
+    let ds = common::load(config.dataset);
+    let device = Device::flex();
+    let direct = pollster::block_on(driver::run(&config, &ds, None, &device, "flex", |_| {})).unwrap();
+    assert_eq!(direct.runs.iter().map(|r| direct.variant(r)).collect::<Vec<_>>(), [Variant::Bn, Variant::BnReg, Variant::Plain]);
+    let results: Vec<JobResult> =
+        jobs::jobs_of(&config).iter().map(|j| pollster::block_on(jobs::run_job(j, &ds, None, &device, "flex", || 0.0)).unwrap()).collect();
+    assert_eq!(results.len(), 3 + 3 * 2);
+    let merged = jobs::assemble(&config, &ds, None, |k| results.iter().find(|r| r.key == k)).unwrap();
+    assert_eq!(merged.runs, direct.runs);
+    let two = pollster::block_on(driver::run(&plain, &ds, None, &device, "flex", |_| {})).unwrap();
+    for v in [Variant::Bn, Variant::Plain] {
+        assert_eq!(direct.run(v).unwrap().epochs, two.run(v).unwrap().epochs, "{v:?} trains as without the regularizer");
+    }
+    let (bn, reg) = (direct.run(Variant::Bn).unwrap(), direct.run(Variant::BnReg).unwrap());
+    assert!(reg.last().unwrap().penalty.is_some() && bn.last().unwrap().penalty.is_some());
+    assert_ne!(reg.epochs, bn.epochs, "the regularized model trains differently");
+}
+
 /// The page's path: a `Board` hands out the jobs as parallel workers would (here the two targets
 /// interleaved, then the rest in turn), its report grows from the read-outs while the targets
 /// train, and ends equal to the steppable experiment's — through JSON, as the workers' messages are.
