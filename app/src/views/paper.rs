@@ -163,10 +163,12 @@ fn ClaimTable(ui: Ui, rows: Vec<ClaimRow>) -> impl IntoView {
                 };
                 let claim = move || text(|c| c.claim, |r| &r.claim);
                 let paper = move || text(|c| c.paper, |r| &r.paper);
+                // Each cell names its column (`data-label`): on a phone the rows stack as cards (style.css).
                 view! {
-                    <tr><td>{format!("({id})")}</td><td class="text">{claim}</td><td class="text">{paper}</td>
-                        <td class="text">{move || r.with_value(|r| ours(ui.lang.get(), r))}</td>
-                        <td class=class>{move || r.with_value(|r| verdict(ui.lang.get(), r))}</td></tr>
+                    <tr><td>{format!("({id})")}</td><td class="text" data-label=move || t().claim_head>{claim}</td>
+                        <td class="text" data-label=move || t().paper_head>{paper}</td>
+                        <td class="text" data-label=move || t().ours_head>{move || r.with_value(|r| ours(ui.lang.get(), r))}</td>
+                        <td class=class data-label=move || t().verdict_head>{move || r.with_value(|r| verdict(ui.lang.get(), r))}</td></tr>
                 }
             }).collect_view()}
         </table>
