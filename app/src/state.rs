@@ -18,6 +18,7 @@ use spotlight_core::{Report, Variant};
 use spotlight_i18n::{Lang, Texts};
 
 use crate::backend::{self, Backend};
+use crate::{notice_text, session, web};
 
 /// What the lenses show before a page's first run: the page's CPU default run, measured earlier with
 /// the CLI (`spotlight run --link 'train_size=1000&epochs=6' --preview results/default-cpu.json`; a
@@ -27,7 +28,6 @@ pub fn measured_earlier() -> Option<&'static Report> {
         std::sync::LazyLock::new(|| serde_json::from_str(include_str!("../../results/default-cpu.json")).ok());
     MEASURED.as_ref()
 }
-use crate::{notice_text, session, web};
 
 /// What the page is doing: one state, read by every view.
 #[derive(Clone, Debug, PartialEq)]

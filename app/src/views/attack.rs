@@ -53,10 +53,10 @@ pub fn AttackView(ui: Ui) -> impl IntoView {
     let live_chart = drawn_apart(live, |(r, lang)| r.as_ref().map(|r| spotlight_plots::live_attack_curves(r, *lang)).unwrap_or_default());
     let t = move || &ui.t().lenses;
     // The attack in words: the share of each model's members LiRA finds at 1 % false positives.
+    // From the ROC's own input (before the first run, the report measured earlier): no copy of its own.
     let says = move || {
-        let lang = ui.lang.get();
-        // Before the first run, the run measured earlier (the lenses show it, and say so).
-        ui.shown_report().and_then(|r| {
+        attacked.with(|(r, lang)| {
+            let (r, lang) = (r.as_ref()?, *lang);
             let models: Vec<(&str, String)> = r
                 .runs
                 .iter()

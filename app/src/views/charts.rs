@@ -111,26 +111,27 @@ pub fn TrainingViews(ui: Ui) -> impl IntoView {
     let shown = move |part: &str| !ui.hides(part);
     // The lesson in words, under the chart, as the run goes: how many outliers each model fits.
     let memorized = move || {
-        let lang = ui.lang.get();
-        let t = &lang.texts().lenses;
-        // Before the first run, the run measured earlier (the lenses show it, and say so).
-        let report = ui.shown_report();
-        let outliers = report.as_ref().is_some_and(|r| r.config.label_noise > 0.0 || r.config.ood_fraction > 0.0);
-        report.as_ref().and_then(|r| r.memorized()).map_or_else(
-            || match report {
-                None => t.memorized_waits.to_string(),
-                Some(_) if outliers => t.memorized_soon.to_string(),
-                Some(_) => t.memorized_none.to_string(),
-            },
-            |m| {
-                (t.memorized_says)(&Outliers {
-                    epoch: lang.int(m.epoch as u64),
-                    ood: m.ood,
-                    of: lang.int(m.of as u64),
-                    models: m.models.iter().map(|&(v, n)| (model_name(v, lang), lang.int(n as u64))).collect(),
-                })
-            },
-        )
+        // From the report the charts draw (before the first run, the one measured earlier): no copy
+        // of its own.
+        training.with(|(report, lang)| {
+            let (lang, t) = (*lang, &lang.texts().lenses);
+            let outliers = report.as_ref().is_some_and(|r| r.config.label_noise > 0.0 || r.config.ood_fraction > 0.0);
+            report.as_ref().and_then(|r| r.memorized()).map_or_else(
+                || match report {
+                    None => t.memorized_waits.to_string(),
+                    Some(_) if outliers => t.memorized_soon.to_string(),
+                    Some(_) => t.memorized_none.to_string(),
+                },
+                |m| {
+                    (t.memorized_says)(&Outliers {
+                        epoch: lang.int(m.epoch as u64),
+                        ood: m.ood,
+                        of: lang.int(m.of as u64),
+                        models: m.models.iter().map(|&(v, n)| (model_name(v, lang), lang.int(n as u64))).collect(),
+                    })
+                },
+            )
+        })
     };
     view! {
         <Show when=move || shown("accuracy")>
