@@ -98,12 +98,19 @@ const tests = [
   }],
   ['the paper panel: every claim with its verdict, the charts drawn when opened', async () => {
     const page = await open();
-    const rows = await page.evaluate(() => [...document.querySelectorAll('#paper-table tr')].slice(1).map((tr) => [...tr.children].map((td) => td.textContent)));
+    const rows = await page.evaluate(() => [...document.querySelectorAll('#paper-table tr')].slice(1).map((tr) => {
+      const cells = [...tr.children].map((td) => td.textContent);
+      // The verdict itself, then each tested number's own verdict and the claim's caveat.
+      cells[4] = tr.querySelector('td:last-child > span').textContent;
+      cells.push(tr.querySelectorAll('td:last-child div').length, tr.querySelector('td:last-child em')?.textContent || '');
+      return cells;
+    }));
     if (await page.locator('#paper-error').count()) throw new Error(await page.textContent('#paper-error'));
-    if (rows.length !== 6) throw new Error(`${rows.length} claim rows, want 6`);
+    if (rows.length !== 8) throw new Error(`${rows.length} claim rows, want 8`);
     for (const r of rows) {
-      if (!/^(held|did not hold|could not be checked) \(\d+\/\d+ seeds\)$/.test(r[4])) throw new Error('verdict: ' + r[4]);
+      if (!/^(held|did not hold|inconclusive|could not be checked) \(\d+\/\d+ seeds\)$/.test(r[4])) throw new Error('verdict: ' + r[4]);
       if (!/±/.test(r[3])) throw new Error(`claim ${r[0]} has no mean ± sd: ${r[3]}`);
+      if (r[5] < 1 || r[6].length < 10) throw new Error(`claim ${r[0]}: ${r[5]} tests shown, caveat "${r[6]}"`);
     }
     await page.click('#view-paper details summary');
     await page.waitForFunction(() => document.querySelectorAll('#view-paper .paper-chart svg').length > 0, null, { timeout: 20000 });

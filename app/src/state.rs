@@ -21,7 +21,7 @@ use crate::backend::{self, Backend};
 use crate::{notice_text, session, web};
 
 /// What the lenses show before a page's first run: the page's CPU default run, measured earlier with
-/// the CLI (`spotlight run --link 'train_size=1000&epochs=6' --preview results/default-cpu.json`; a
+/// the CLI (`spotlight run --link 'train_size=1000&epochs=6&probe_size=16' --preview results/default-cpu.json`; a
 /// core test checks that it is the CPU default's). Marked "measured earlier" on the page.
 pub fn measured_earlier() -> Option<&'static Report> {
     static MEASURED: std::sync::LazyLock<Option<Report>> =

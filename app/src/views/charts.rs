@@ -40,8 +40,8 @@ fn epoch_rows(ui: Ui) -> impl Fn() -> Vec<Vec<Cell>> + Send + Sync + 'static {
     }
 }
 
-/// Per model: the mean over the trained epochs of the median noisy and clean gradient norm, and
-/// their ratio.
+/// Per model, at the last epoch: the median push of one step on a noisy and on a clean probe's own
+/// margin, their ratio, and how the scale-free gradients of the two groups rank.
 #[component]
 fn GradTable(ui: Ui) -> impl IntoView {
     let rows = move || {
@@ -50,13 +50,14 @@ fn GradTable(ui: Ui) -> impl IntoView {
             let Some(r) = r else { return Vec::new() };
             r.runs
                 .iter()
-                .filter_map(|run| run.grad_norm_summary().map(|g| (r.variant(run), g)))
+                .filter_map(|run| run.mechanism_summary().map(|g| (r.variant(run), g)))
                 .map(|(variant, g)| {
                     vec![
                         cell(model_name(variant, lang)),
                         cell(lang.num(g.noisy, 3)),
                         cell(lang.num(g.clean, 3)),
-                        cell(format!("{}×", lang.num(g.ratio(), 2))),
+                        cell(g.ratio().map_or("–".into(), |x| format!("{}×", lang.num(x, 2)))),
+                        cell(g.scaled_auc.map_or("–".into(), |a| lang.num(a, 2))),
                     ]
                 })
                 .collect()

@@ -2,7 +2,7 @@
 //! `spotlight paper` run, compiled into the app (no run in the page needed).
 
 use leptos::prelude::*;
-use spotlight_core::paper::{ClaimRow, PaperTable, REG_NOISE};
+use spotlight_core::paper::{ClaimRow, Outcome, PaperTable, REG_NOISE};
 use spotlight_i18n::Lang;
 use spotlight_i18n::paper::ClaimText;
 
@@ -38,15 +38,30 @@ fn chart_caption(lang: Lang, name: &str) -> String {
     }
 }
 
+/// A verdict in the language's words.
+fn outcome_word(lang: Lang, o: Outcome) -> &'static str {
+    let t = &lang.texts().paper;
+    match o {
+        Outcome::Held => t.held,
+        Outcome::Failed => t.not_held,
+        Outcome::Inconclusive => t.inconclusive,
+        Outcome::Unchecked => t.unchecked,
+    }
+}
+
+/// A verdict's look (style.css).
+fn outcome_class(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Held => "verdict held",
+        Outcome::Failed => "verdict not-held",
+        Outcome::Inconclusive => "verdict inconclusive",
+        Outcome::Unchecked => "verdict unchecked",
+    }
+}
+
 /// A claim's verdict: "held (3/3 seeds)".
 fn verdict(lang: Lang, r: &ClaimRow) -> String {
-    let t = &lang.texts().paper;
-    let word = match r.held {
-        Some(true) => t.held,
-        Some(false) => t.not_held,
-        None => t.unchecked,
-    };
-    format!("{word} ({}/{} {})", r.seeds_held, r.seeds_checked, t.seeds)
+    format!("{} ({}/{} {})", outcome_word(lang, r.outcome), r.seeds_held, r.seeds_checked, lang.texts().paper.seeds)
 }
 
 /// A no-break space before each "%" that follows a digit.
@@ -63,19 +78,27 @@ fn spaced_percent(text: &str) -> String {
     out
 }
 
+/// A number's name (the core's English) in the language: translated word by word, "5%" written
+/// "5 %" where the language writes a percentage so.
+fn stat_name(lang: Lang, name: &str) -> String {
+    if lang == Lang::En {
+        return name.to_string();
+    }
+    let (en, own) = (Lang::En.texts().paper.stats.list(), lang.texts().paper.stats.list());
+    let name = en.iter().zip(own).fold(name.to_string(), |n, (en, x)| n.replace(en, x));
+    if lang.pct(0.0, 0).contains('\u{a0}') { spaced_percent(&name) } else { name }
+}
+
 /// Our numbers in words, mean ± sd over seeds: in English the core's text, in another language
 /// each number's name translated word by word and the numbers written the language's way.
 fn ours(lang: Lang, r: &ClaimRow) -> String {
     if lang == Lang::En {
         return r.ours();
     }
-    let words: Vec<_> = Lang::En.texts().paper.stats.list().into_iter().zip(lang.texts().paper.stats.list()).collect();
     r.numbers
         .iter()
         .map(|s| {
-            let name = words.iter().fold(s.name.clone(), |n, (en, x)| n.replace(en, x));
-            // "5%" → "5 %" where the language writes a percentage so.
-            let name = if lang.pct(0.0, 0).contains('\u{a0}') { spaced_percent(&name) } else { name };
+            let name = stat_name(lang, &s.name);
             if s.values.len() > 1 {
                 format!("{name} {} ± {}", lang.num(s.mean, 3), lang.num(s.sd, 3))
             } else {
@@ -130,12 +153,8 @@ fn PaperBody(ui: Ui, file: PaperFile) -> impl IntoView {
     view! {
         <p class="earlier" id="paper-not-your-run">{ui.tr(|t| t.paper.not_your_run)}</p>
         <p class="teach">{ui.tr(|t| t.paper.intro)}<code>{command}</code>", "{seeds}{ui.tr(|t| t.paper.intro_end)}</p>
-        // The claims in the paper's order, (a) to (f).
-        <ClaimTable ui rows=table.with_value(|t| {
-            let mut rows = t.rows.clone();
-            rows.sort_by_key(|r| r.id);
-            rows
-        }) />
+        // The claims in the core's order: each refinement after the claim it refines.
+        <ClaimTable ui rows=table.with_value(|t| t.rows.clone()) />
         <p class="teach" id="paper-reading">{ui.tr(|t| t.paper.reading)}</p>
         <details class="paper-charts" on:toggle=move |_| opened.set(true)>
             <summary>{ui.tr(|t| t.paper.charts)}</summary>
@@ -152,7 +171,7 @@ fn ClaimTable(ui: Ui, rows: Vec<ClaimRow>) -> impl IntoView {
             <tr><th></th><th>{ui.tr(|t| t.paper.claim_head)}</th><th>{ui.tr(|t| t.paper.paper_head)}</th><th>{ui.tr(|t| t.paper.ours_head)}</th>
                 <th>{ui.tr(|t| t.paper.verdict_head)}</th></tr>
             {rows.into_iter().map(|r| {
-                let class = match r.held { Some(true) => "verdict held", Some(false) => "verdict not-held", None => "verdict unchecked" };
+                let class = outcome_class(r.outcome);
                 let r = StoredValue::new(r);
                 let id = r.with_value(|r| r.id);
                 // In English the file's texts; a claim the page has no texts for (a newer results
@@ -163,12 +182,31 @@ fn ClaimTable(ui: Ui, rows: Vec<ClaimRow>) -> impl IntoView {
                 };
                 let claim = move || text(|c| c.claim, |r| &r.claim);
                 let paper = move || text(|c| c.paper, |r| &r.paper);
+                let caveat = move || text(|c| c.caveat, |r| &r.caveat);
+                // Under the verdict, each tested number with its bar and its own verdict.
+                let tests = move || {
+                    let lang = ui.lang.get();
+                    r.with_value(|r| {
+                        r.tests
+                            .iter()
+                            .map(|t| {
+                                let line = format!("{} > {}: ", stat_name(lang, &t.name), lang.plain(t.bar));
+                                let word = outcome_word(lang, t.outcome);
+                                view! { <div><small>{line}<span class=outcome_class(t.outcome)>{word}</span></small></div> }
+                            })
+                            .collect_view()
+                    })
+                };
                 // Each cell names its column (`data-label`): on a phone the rows stack as cards (style.css).
                 view! {
                     <tr><td>{format!("({id})")}</td><td class="text" data-label=move || t().claim_head>{claim}</td>
                         <td class="text" data-label=move || t().paper_head>{paper}</td>
                         <td class="text" data-label=move || t().ours_head>{move || r.with_value(|r| ours(ui.lang.get(), r))}</td>
-                        <td class=class data-label=move || t().verdict_head>{move || r.with_value(|r| verdict(ui.lang.get(), r))}</td></tr>
+                        <td class="text" data-label=move || t().verdict_head>
+                            <span class=class>{move || r.with_value(|r| verdict(ui.lang.get(), r))}</span>
+                            {tests}
+                            <div><small><em>{caveat}</em></small></div>
+                        </td></tr>
                 }
             }).collect_view()}
         </table>

@@ -9,7 +9,7 @@ use std::time::Instant;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use spotlight_core::backend::{BackendName, native_device};
-use spotlight_core::config::DatasetName;
+use spotlight_core::config::{DatasetName, OptimizerName};
 use spotlight_core::data::Dataset;
 use spotlight_core::report::{Report, median};
 use spotlight_core::{Config, jobs, link, paper};
@@ -252,16 +252,17 @@ pub fn summary(r: &Report) -> String {
                 pct(last.acc_ood),
                 pct(Some(last.acc_test))
             ));
-            if let (Some(n), Some(c)) = (median(&last.grad_norms.noisy), median(&last.grad_norms.clean)) {
-                s.push_str(&format!("    median per-sample grad norm (in a batch), last epoch: noisy {n:.3}, clean {c:.3}\n"));
-            }
-            if let Some(g) = run.grad_norm_summary() {
-                s.push_str(&format!(
-                    "    the same, mean over epochs: noisy {:.3}, clean {:.3} (noisy/clean {:.2})\n",
-                    g.noisy,
-                    g.clean,
-                    g.ratio()
-                ));
+            if let Some(m) = &last.mechanism {
+                for (what, g) in [("the run's optimizer", &m.influence_run), ("plain SGD", &m.influence_sgd)] {
+                    if let (Some(n), Some(c)) = (median(&g.noisy), median(&g.clean)) {
+                        s.push_str(&format!(
+                            "    one step's push on a probe's own margin ({what}, per unit lr), median: noisy {n:.3}, clean {c:.3}\n"
+                        ));
+                    }
+                }
+                if let Some(a) = paper::rank_auc(&m.scaled_grad) {
+                    s.push_str(&format!("    scale-free gradient per unit error, noisy above clean: AUC {a:.3}\n"));
+                }
             }
             if !last.gamma_sigma.is_empty() {
                 let init = run.initial().map(|e| e.gamma_sigma.clone()).unwrap_or_default();
@@ -549,14 +550,19 @@ fn merge_grid(grid: &[Config], size: paper::Size, store: &Path, out_dir: &Path, 
     let json = serde_json::json!({ "size": size.name(), "table": table });
     let json_path = out_dir.join("paper-report.json");
     write_atomic(&json_path, &serde_json::to_string_pretty(&json).expect("serializable"))?;
+    write_atomic(&out_dir.join("paper-table.md"), &table.to_markdown())?;
     let svg_path = out_dir.join("paper-memorization.svg");
-    let noisy: Vec<&Report> = reports.iter().filter(|r| r.config.label_noise > 0.0 && !r.config.regularizer).collect();
+    // The Adam arm's flipped-label runs (not the SGD arm's, not the regularizer's).
+    let noisy: Vec<&Report> = reports
+        .iter()
+        .filter(|r| r.config.label_noise > 0.0 && !r.config.regularizer && r.config.optimizer == OptimizerName::Adam)
+        .collect();
     let title = "Memorization: accuracy on flipped labels (thick), clean and test";
     write_atomic(&svg_path, &spotlight_plots::accuracy_curves(&noisy, title, spotlight_plots::Lang::En))?;
     let trade_path = out_dir.join("paper-tradeoff.svg");
     write_atomic(&trade_path, &spotlight_plots::tradeoff_chart(&table, spotlight_plots::Lang::En))?;
     println!(
-        "\nwall time {:.1} s; wrote {}, {}, {} and {} reports in {}",
+        "\nwall time {:.1} s; wrote {}, paper-table.md, {}, {} and {} reports in {}",
         started.elapsed().as_secs_f64(),
         json_path.display(),
         svg_path.display(),

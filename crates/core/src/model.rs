@@ -30,7 +30,7 @@
 //!   the gradient reaches γ alone. Kept for comparison: measured, it is inert — Adam bounds each
 //!   γ's step at about the learning rate whatever λ is, and the BN of the layer after conv1,
 //!   conv2 and fc1 undoes any scale the penalty puts on their γ.
-//! * `sigma`: the paper's literal λ · Σ_layers mean_c (γ_c/σ_c)², with the gradient flowing
+//! * `sigma`: our reading of the paper's penalty, λ · Σ_layers mean_c (γ_c/σ_c)², with the gradient flowing
 //!   through σ_c too (the BN layer's own batch variance, tracked).
 //! * `hinge`: λ · Σ_layers mean_c max(0, |γ_c|/σ_c − 1)², tracked like `sigma`: only channels
 //!   above 1 pay.

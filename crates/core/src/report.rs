@@ -154,16 +154,33 @@ impl ModelRun {
         self.epochs.first().filter(|e| e.epoch == 0)
     }
 
-    /// Per-sample gradient norms over the whole run: the mean over the trained epochs of the
-    /// median clean and the median noisy norm. `None` if a group was never probed.
-    pub fn grad_norm_summary(&self) -> Option<GradNormSummary> {
-        let (mut c, mut n, mut k) = (0.0, 0.0, 0usize);
-        for e in self.trained() {
-            c += median(&e.grad_norms.clean)?;
-            n += median(&e.grad_norms.noisy)?;
-            k += 1;
-        }
-        (k > 0).then(|| GradNormSummary { clean: c / k as f64, noisy: n / k as f64 })
+    /// The mechanism at the last epoch: the median self-influence of one step of the run's
+    /// optimizer on the noisy and on the clean probes, and how the scale-free gradients of the two
+    /// groups rank. `None` if the run has no such measure (older reports, no probes).
+    pub fn mechanism_summary(&self) -> Option<MechanismSummary> {
+        let m = self.last()?.mechanism.as_ref()?;
+        Some(MechanismSummary {
+            noisy: median(&m.influence_run.noisy)?,
+            clean: median(&m.influence_run.clean)?,
+            scaled_auc: m.scaled_grad.noisy_above_clean(),
+        })
+    }
+}
+
+/// [`ModelRun::mechanism_summary`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MechanismSummary {
+    /// Median self-influence (margin growth per unit learning rate), noisy and clean probes.
+    pub noisy: f64,
+    pub clean: f64,
+    /// The chance that a noisy probe's scale-free gradient is above a clean one's.
+    pub scaled_auc: Option<f64>,
+}
+
+impl MechanismSummary {
+    /// noisy / clean (`None` unless both are positive).
+    pub fn ratio(&self) -> Option<f64> {
+        (self.noisy > 0.0 && self.clean > 0.0).then(|| self.noisy / self.clean)
     }
 }
 
@@ -175,20 +192,6 @@ pub struct Memorized {
     pub of: usize,
     pub epoch: usize,
     pub models: Vec<(Variant, usize)>,
-}
-
-/// Mean over the trained epochs of the median per-sample gradient norm, per group.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct GradNormSummary {
-    pub clean: f64,
-    pub noisy: f64,
-}
-
-impl GradNormSummary {
-    /// noisy / clean.
-    pub fn ratio(&self) -> f64 {
-        self.noisy / self.clean.max(1e-12)
-    }
 }
 
 /// What one epoch measured. Accuracies are fractions in [0, 1]; `None` where the group is empty.
@@ -214,6 +217,9 @@ pub struct EpochRecord {
     pub gamma_sigma: Vec<LayerGammaSigma>,
     /// Per-sample gradient L2 norms of the probe sets.
     pub grad_norms: GradNorms,
+    /// The mechanism's measures (absent in older reports and on shadow models).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mechanism: Option<Mechanism>,
     /// The planted canary, when the config has one (target models).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub canary: Option<CanaryPoint>,
@@ -307,13 +313,61 @@ pub struct LayerGammaSigma {
     pub steps: Option<f64>,
 }
 
-/// Per-sample gradient L2 norms, ‖∇_θ ℓ(x, y)‖₂ over all parameters, of each probe sample's own
-/// loss inside a training batch (BN on batch statistics; see `train.rs`).
+/// One value per probe sample, the clean probes and the noisy (flipped or OOD) ones.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct GradNorms {
+pub struct ProbeValues {
     pub clean: Vec<f32>,
     /// Flipped and OOD samples.
     pub noisy: Vec<f32>,
+}
+
+impl ProbeValues {
+    /// The AUC of the noisy values against the clean ones: the chance that a noisy probe's value
+    /// is above a clean one's (ties count half); `None` if a group is empty.
+    pub fn noisy_above_clean(&self) -> Option<f64> {
+        if self.noisy.is_empty() || self.clean.is_empty() {
+            return None;
+        }
+        let mut above = 0.0;
+        for &n in &self.noisy {
+            for &c in &self.clean {
+                above += if n > c {
+                    1.0
+                } else if n == c {
+                    0.5
+                } else {
+                    0.0
+                };
+            }
+        }
+        Some(above / (self.noisy.len() * self.clean.len()) as f64)
+    }
+}
+
+/// Per-sample gradient L2 norms, ‖∇_θ ℓ(x, y)‖₂ over all parameters, of each probe sample's own
+/// loss inside a training batch (BN on batch statistics; see `train.rs`). Raw norms of a BN and a
+/// no-BN model cannot be compared (a weight feeding BN gets a gradient ∝ 1/‖W‖): the
+/// [`Mechanism`] measures are the ones to compare.
+pub type GradNorms = ProbeValues;
+
+/// The paper's mechanism, measured on the probe sets at an epoch's end (`train.rs` says how).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Mechanism {
+    /// Self-influence of one step, plain SGD: the growth of the probe's own margin (logit of its
+    /// label minus the largest other) over one step on a training batch that holds it, minus the
+    /// growth over the same step with the probe swapped for a clean member, per unit learning rate.
+    /// Margins are logits: comparable across architectures.
+    pub influence_sgd: ProbeValues,
+    /// The same, with the run's own optimizer from its current state (Adam's moments, SGD's
+    /// momentum).
+    pub influence_run: ProbeValues,
+    /// The gradient made scale-free, per unit of error: √Σ_l (‖W_l‖·‖∇_{W_l} ℓ‖)² over the
+    /// weight matrices and filters, divided by ‖softmax(z) − e_y‖. Compared within a model
+    /// (noisy against clean), by rank.
+    pub scaled_grad: ProbeValues,
+    /// Per BN layer, −Σ_c sign(γ_c)·∂ℓ/∂γ_c of the probe's own loss: positive when a descent
+    /// step on this sample alone grows |γ| (empty without BN).
+    pub gamma_push: Vec<ProbeValues>,
 }
 
 /// The median of values (`None` if empty).
@@ -483,6 +537,7 @@ mod tests {
                 acc_test: 0.9,
                 gamma_sigma: Vec::new(),
                 grad_norms: GradNorms::default(),
+                mechanism: None,
                 canary: None,
             }
         }
@@ -521,7 +576,7 @@ mod tests {
         assert_eq!(
             r.config,
             Config::for_backend(false),
-            "rerun: spotlight run --link 'train_size=1000&epochs=6' --preview results/default-cpu.json"
+            "rerun: spotlight run --link 'train_size=1000&epochs=6&probe_size=16' --preview results/default-cpu.json"
         );
         assert!(r.failures().is_empty() && r.runs.len() == 2 && r.runs.iter().all(|x| x.attack.is_some() && x.last().is_some()));
         assert!(r.runs.iter().all(|x| x.attack.as_ref().unwrap().lira_online.points.len() < 400), "a preview's ROC is thinned");

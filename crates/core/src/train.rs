@@ -9,26 +9,38 @@
 //!   except every [`CHECK_EVERY`] steps, when the loss sum is checked for NaN/inf.
 //! * [`Trainer::measure_start`] measures the untrained model (epoch 0) and [`Trainer::end_epoch`]
 //!   each epoch: accuracies per sample kind (BN on running statistics), test accuracy, γ/σ per
-//!   layer, and per-sample gradient norms of the probe sets. A target model runs through
+//!   layer, and the mechanism's measures on the probe sets. A target model runs through
 //!   [`Trainer::start_target`] and [`Trainer::target_step`], which add the live read-outs
 //!   ([`LIVE_SAMPLE`]: the curves that move within an epoch).
 //!
-//! **Per-sample gradient norms, inside a training batch.** With BN a sample's gradient depends on
-//! the batch it is in, so "the gradient of one sample" needs a batch. Per-sample-gradient tools
-//! refuse BN for this reason (Opacus rejects it; PyTorch's `torch.func` guide says to replace it by
-//! GroupNorm or to drop running statistics), and a batch of one — or BN on running statistics, as
-//! this loop did before — removes exactly the batch-statistics path the paper's (γ/σ)² mechanism
-//! is about. We therefore take the probe sample's *own loss term inside a real training batch*:
-//! the probe joins a fixed context of `batch_size − 1` clean members (drawn once per trainer, no
-//! probe among them), BN normalizes the whole batch with its batch statistics (running statistics
-//! are *not* updated: [`Mode::Probe`]), and ‖∇_θ ℓ(x_probe, y_probe)‖₂ is taken over every
-//! parameter — i.e. the probe's contribution to the batch gradient, scaled by the batch size, with
-//! the gradient flowing through μ_B and σ_B. Without BN the context cannot change the result, so
-//! the probe runs alone. It is measured before training (epoch 0) and after every epoch, on the
-//! same probe samples; `ModelRun::grad_norm_summary` gives the mean over epochs of the medians.
-//! The probe sets are up to `probe_size` clean and up to `probe_size` noisy (flipped or OOD)
-//! members, drawn once per trainer from the seed. Every device read-back is async
-//! (`into_data_async`), so the same code runs in a browser.
+//! **Each probe inside a training batch.** With BN a sample's gradient depends on the batch it is
+//! in, so "the gradient of one sample" needs a batch. Per-sample-gradient tools refuse BN for this
+//! reason (Opacus rejects it; PyTorch's `torch.func` guide says to replace it by GroupNorm or to
+//! drop running statistics), and a batch of one — or BN on running statistics — removes exactly the
+//! batch-statistics path the paper's (γ/σ)² mechanism is about. A probe sample therefore joins a
+//! fixed context of `batch_size − 1` clean members (drawn once per trainer, no probe among them),
+//! and BN normalizes the whole batch with its batch statistics (running statistics are *not*
+//! updated: [`Mode::Probe`]). What is read of each probe (`report::Mechanism`):
+//!
+//! * **Self-influence of one step** (the paper's quantity, comparable across architectures): from
+//!   the current weights, one step on the batch (context + probe, mean cross-entropy) and the
+//!   probe's margin (logit of its label minus the largest other, in that batch) after it; then the
+//!   same from the same weights with the probe swapped for a fixed clean member; the difference of
+//!   the two margins, divided by the learning rate. Twice: a plain SGD step (to first order
+//!   −η·∇m·∇L, the theorem's setting) and a copy of the run's optimizer in its current state
+//!   (Adam's moments, SGD's momentum): the step the run really takes. The trainer's own model and
+//!   optimizer are untouched.
+//! * **Its own loss's gradient**, ∇_θ ℓ(x_probe, y_probe) with the gradient flowing through μ_B and
+//!   σ_B (without BN the context cannot change it, so the probe runs alone): the raw norm over
+//!   every parameter (`grad_norms`; a BN model's and a no-BN model's cannot be compared — the
+//!   weights before a BN get gradients ∝ 1/‖W‖), the scale-free norm per unit of error
+//!   √Σ_l (‖W_l‖·‖∇W_l‖)² / ‖softmax(z) − e_y‖ (compared within a model, by rank), and per BN layer
+//!   the push on |γ|, −Σ_c sign(γ_c)·∂ℓ/∂γ_c.
+//!
+//! It is measured before training (epoch 0) and after every epoch, on the same probe samples: up to
+//! `probe_size` clean and up to `probe_size` noisy (flipped or OOD) members, drawn once per trainer
+//! from the seed. Every device read-back is async (`into_data_async`), and there is one per probe
+//! set, so the same code runs in a browser.
 //!
 //! **γ/σ with the batch σ** is measured the same way: the context batch, forward in
 //! [`Mode::Probe`], |γ_c|/σ_c per channel, reported as the mean, the median and the fraction of
@@ -43,7 +55,7 @@ use crate::data::Rng;
 use crate::data::transforms::SampleKind;
 use crate::experiment_data::{DeviceData, ExperimentData, index_tensor};
 use crate::model::{BN_LAYERS, LeNet, LeNetConfig, Mode, cross_entropy, per_sample_loss};
-use crate::report::{CanaryPoint, EpochRecord, GradNorms, LayerGammaSigma, LivePoint, Readout};
+use crate::report::{CanaryPoint, EpochRecord, GradNorms, LayerGammaSigma, LivePoint, Mechanism, ProbeValues, Readout};
 
 /// The loss is read back and checked for NaN/inf every this many steps (and at each epoch's end).
 pub const CHECK_EVERY: usize = 16;
@@ -122,6 +134,9 @@ pub struct Trainer {
     probe_noisy: Vec<usize>,
     /// Clean members a probe sample joins to form a batch; also the γ/σ measurement batch.
     context: Vec<usize>,
+    /// A clean member outside the context and the probes: the one a probe is swapped for when its
+    /// self-influence is measured (`None` if the members run out).
+    swap: Option<usize>,
     /// The epoch-0 measurement (before any step), once taken.
     initial: Option<EpochRecord>,
     records: Vec<EpochRecord>,
@@ -200,6 +215,8 @@ impl Trainer {
             train_idx.iter().copied().filter(|i| data.kind(*i) == SampleKind::Clean && probe_clean.binary_search(i).is_err()).collect();
         let k = config.batch_size.saturating_sub(1).max(1).min(others.len());
         let context: Vec<usize> = probe_rng.sample_indices(others.len(), k).into_iter().map(|j| others[j]).collect();
+        let spare: Vec<usize> = others.iter().copied().filter(|i| !context.contains(i)).collect();
+        let swap = (!spare.is_empty()).then(|| spare[probe_rng.index(spare.len())]);
         Self {
             config: config.clone(),
             variant,
@@ -217,6 +234,7 @@ impl Trainer {
             probe_clean,
             probe_noisy,
             context,
+            swap,
             initial: None,
             records: Vec::new(),
             live: None,
@@ -463,11 +481,13 @@ impl Trainer {
         let test_correct = test_preds.iter().zip(&data.test_labels).filter(|(p, l)| **p == i64::from(**l)).count();
 
         let gamma_sigma = self.gamma_sigma_record(&valid, step_means).await?;
-        let grad_norms = GradNorms { clean: self.grad_norms(&self.probe_clean).await?, noisy: self.grad_norms(&self.probe_noisy).await? };
+        let (clean, noisy) = (self.probe(data, &self.probe_clean).await?, self.probe(data, &self.probe_noisy).await?);
+        let grad_norms = GradNorms { clean: clean.raw.clone(), noisy: noisy.raw.clone() };
+        let mechanism = Some(Probed::mechanism(clean, noisy));
         let train_loss = train_loss.unwrap_or_else(|| member_loss.iter().sum::<f64>() / member_loss.len().max(1) as f64);
         let canary = match (canary, data.canary) {
             (Some((predicted, p_label)), Some(i)) => {
-                let grad_norm = self.grad_norms(&[i]).await?.first().copied().unwrap_or(f32::NAN);
+                let grad_norm = self.probe(data, &[i]).await?.raw.first().copied().unwrap_or(f32::NAN);
                 Some(CanaryPoint { predicted: predicted as u8, p_label, grad_norm })
             }
             _ => None,
@@ -483,6 +503,7 @@ impl Trainer {
             acc_test: test_correct as f64 / test_idx.len().max(1) as f64,
             gamma_sigma,
             grad_norms,
+            mechanism,
             canary,
         })
     }
@@ -502,6 +523,7 @@ impl Trainer {
             acc_test: f64::NAN,
             gamma_sigma: Vec::new(),
             grad_norms: GradNorms::default(),
+            mechanism: None,
             canary: None,
         });
         self.step = 0;
@@ -534,36 +556,150 @@ impl Trainer {
         Ok(out)
     }
 
-    /// Per-sample gradient L2 norms of pool samples, each inside a training batch (the module
-    /// docs say how): BN on the batch statistics of the probe plus the fixed context, running
-    /// statistics untouched.
-    pub async fn grad_norms(&self, idx: &[usize]) -> Result<Vec<f32>, TrainError> {
+    /// What the module docs list for each pool sample at `idx`, each inside a training batch: its
+    /// own loss's gradient (raw norm, scale-free norm, push on γ) and its self-influence over one
+    /// step (plain SGD and the run's optimizer).
+    async fn probe(&self, data: &ExperimentData, idx: &[usize]) -> Result<Probed, TrainError> {
+        let bn_layers = self.model().bn_layers().len();
+        let mut out = Probed::new(bn_layers);
         if idx.is_empty() {
-            return Ok(Vec::new());
+            return Ok(out);
         }
         let model = self.model();
-        let context: &[usize] = if self.variant.batch_norm() { &self.context } else { &[] };
-        let mut squares = Vec::with_capacity(idx.len());
-        let mut batch = context.to_vec();
-        batch.push(0);
+        let lr = self.config.learning_rate;
+        let bn = self.variant.batch_norm();
+        let mut batch = self.context.clone();
+        batch.push(idx[0]);
         let last = batch.len() - 1;
+        // The baseline: the same step with a clean member in the probe's place.
+        let swapped = match self.swap {
+            Some(s) => {
+                batch[last] = s;
+                Some(self.step_copies(&batch))
+            }
+            None => None,
+        };
+        let (mut scalars, mut rows) = (Vec::new(), Vec::new());
         for (n, &i) in idx.iter().enumerate() {
-            if n % 4 == 3 {
+            if n % 2 == 1 {
                 crate::yielder::pause().await;
             }
             batch[last] = i;
-            let x = self.data.pool_images(&batch).autodiff();
-            let y = self.data.pool_labels(&batch).autodiff();
-            let losses = per_sample_loss(model.forward(x, Mode::Probe).logits, y);
-            let own = losses.narrow(0, last, 1).sum();
-            let grads = GradientsParams::from_grads(own.backward(), model);
-            let mut acc = SquaredNorm { grads: &grads, sum: None };
-            model.visit(&mut acc);
-            squares.push(acc.sum.expect("a model has parameters"));
+            // Its own loss: inside the batch with BN, alone without (the context cannot change it).
+            let own: &[usize] = if bn { &batch } else { &batch[last..] };
+            let x = self.data.pool_images(own).autodiff();
+            let y = self.data.pool_labels(own).autodiff();
+            let logits = model.forward(x, Mode::Probe).logits;
+            let at = own.len() - 1;
+            rows.push(logits.clone().detach().inner().narrow(0, at, 1));
+            let loss = per_sample_loss(logits, y).narrow(0, at, 1).sum();
+            let grads = GradientsParams::from_grads(loss.backward(), model);
+            let mut norms = Norms { grads: &grads, raw: Vec::new(), scaled: Vec::new() };
+            model.visit(&mut norms);
+            scalars.push(Tensor::cat(norms.raw, 0).sum().reshape([1]));
+            scalars.push(Tensor::cat(norms.scaled, 0).sum().reshape([1]));
+            for layer in model.bn_layers() {
+                let g: Tensor<1> =
+                    grads.get::<1>(layer.gamma.id).map_or_else(|| layer.gamma.val().detach().inner().zeros_like(), |g| g.inner());
+                scalars.push(g.mul(layer.gamma.val().detach().inner().sign()).sum().neg().reshape([1]));
+            }
+            // Its self-influence: one step on the batch that holds it, from the same weights.
+            if let Some(swapped) = &swapped {
+                let x = self.data.pool_images(&batch).autodiff();
+                let stepped = self.step_copies(&batch);
+                for m in [&stepped.0, &stepped.1, &swapped.0, &swapped.1] {
+                    rows.push(m.forward(x.clone(), Mode::Probe).logits.detach().inner().narrow(0, last, 1));
+                }
+            }
         }
-        let all = Tensor::cat(squares, 0);
-        Ok(read_f32(all).await?.into_iter().map(f32::sqrt).collect())
+        let scalars = read_f32(Tensor::cat(scalars, 0)).await?;
+        let rows = read_f32(Tensor::cat(rows, 0)).await?;
+        let classes = usize::from(data.classes);
+        let per_scalars = 2 + bn_layers;
+        let per_rows = if swapped.is_some() { 5 } else { 1 } * classes;
+        for (n, &i) in idx.iter().enumerate() {
+            let s = &scalars[n * per_scalars..(n + 1) * per_scalars];
+            let r = &rows[n * per_rows..(n + 1) * per_rows];
+            let y = usize::from(data.pool.labels[i]);
+            out.raw.push(s[0].sqrt());
+            out.scaled.push((f64::from(s[1]).sqrt() / error_norm(&r[..classes], y)) as f32);
+            for (l, push) in out.gamma_push.iter_mut().enumerate() {
+                push.push(s[2 + l]);
+            }
+            let (sgd, run) = if swapped.is_some() {
+                let m = |k: usize| margin(&r[k * classes..(k + 1) * classes], y);
+                (((m(1) - m(3)) / lr) as f32, ((m(2) - m(4)) / lr) as f32)
+            } else {
+                (f32::NAN, f32::NAN)
+            };
+            out.influence_sgd.push(sgd);
+            out.influence_run.push(run);
+        }
+        Ok(out)
     }
+
+    /// The model after one step on `batch` (its mean cross-entropy, BN on the batch's statistics,
+    /// running statistics untouched), twice: by plain SGD, and by a copy of the run's optimizer in
+    /// its current state. The trainer's own model and optimizer are left as they are.
+    fn step_copies(&self, batch: &[usize]) -> (LeNet, LeNet) {
+        let model = self.model();
+        let x = self.data.pool_images(batch).autodiff();
+        let y = self.data.pool_labels(batch).autodiff();
+        let loss = cross_entropy(model.forward(x, Mode::Probe).logits, y);
+        let grads = GradientsParams::from_grads(loss.backward(), model);
+        let mut copy = CopyGrads { from: &grads, to: GradientsParams::new() };
+        model.visit(&mut copy);
+        let copy = copy.to;
+        let lr = self.config.learning_rate;
+        let sgd = SgdConfig::new().init().step(lr, model.clone(), grads);
+        let run = self.optim.clone().step(lr, model.clone(), copy);
+        (sgd, run)
+    }
+}
+
+/// What [`Trainer::probe`] read, per sample.
+struct Probed {
+    raw: Vec<f32>,
+    scaled: Vec<f32>,
+    gamma_push: Vec<Vec<f32>>,
+    influence_sgd: Vec<f32>,
+    influence_run: Vec<f32>,
+}
+
+impl Probed {
+    fn new(bn_layers: usize) -> Self {
+        Self {
+            raw: Vec::new(),
+            scaled: Vec::new(),
+            gamma_push: vec![Vec::new(); bn_layers],
+            influence_sgd: Vec::new(),
+            influence_run: Vec::new(),
+        }
+    }
+
+    fn mechanism(clean: Self, noisy: Self) -> Mechanism {
+        let pair = |c: Vec<f32>, n: Vec<f32>| ProbeValues { clean: c, noisy: n };
+        Mechanism {
+            influence_sgd: pair(clean.influence_sgd, noisy.influence_sgd),
+            influence_run: pair(clean.influence_run, noisy.influence_run),
+            scaled_grad: pair(clean.scaled, noisy.scaled),
+            gamma_push: clean.gamma_push.into_iter().zip(noisy.gamma_push).map(|(c, n)| pair(c, n)).collect(),
+        }
+    }
+}
+
+/// The margin of a row of logits at label `y`: its logit minus the largest other.
+pub fn margin(row: &[f32], y: usize) -> f64 {
+    let other = row.iter().enumerate().filter(|(j, _)| *j != y).map(|(_, &z)| z).fold(f32::NEG_INFINITY, f32::max);
+    f64::from(row[y]) - f64::from(other)
+}
+
+/// ‖softmax(z) − e_y‖₂ of a row of logits: how wrong the model is on the sample.
+pub fn error_norm(row: &[f32], y: usize) -> f64 {
+    let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let e: Vec<f64> = row.iter().map(|&z| f64::from(z - max).exp()).collect();
+    let sum: f64 = e.iter().sum();
+    e.iter().enumerate().map(|(j, v)| (v / sum - if j == y { 1.0 } else { 0.0 }).powi(2)).sum::<f64>().sqrt()
 }
 
 /// The median of f64 values (NaN if empty).
@@ -598,20 +734,36 @@ fn softmax_at(row: &[f32], j: usize) -> f64 {
     f64::from(row[j] - max).exp() / sum
 }
 
-/// Σ over the model's float parameters of the sum of their squared gradients.
-struct SquaredNorm<'a> {
+/// Per float parameter, the sum of its squared gradient (`raw`); per weight matrix or filter
+/// (rank ≥ 2), ‖W‖²·‖∇W‖² (`scaled`).
+struct Norms<'a> {
     grads: &'a GradientsParams,
-    sum: Option<Tensor<1>>,
+    raw: Vec<Tensor<1>>,
+    scaled: Vec<Tensor<1>>,
 }
 
-impl ModuleVisitor for SquaredNorm<'_> {
+impl ModuleVisitor for Norms<'_> {
     fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
         if let Some(g) = self.grads.get::<D>(param.id) {
-            let s = g.inner().square().sum();
-            self.sum = Some(match self.sum.take() {
-                Some(a) => a.add(s),
-                None => s,
-            });
+            let g2 = g.inner().square().sum();
+            if D >= 2 {
+                self.scaled.push(g2.clone().mul(param.val().detach().inner().square().sum()));
+            }
+            self.raw.push(g2);
+        }
+    }
+}
+
+/// Copies the gradients of a module's parameters (a step consumes them).
+struct CopyGrads<'a> {
+    from: &'a GradientsParams,
+    to: GradientsParams,
+}
+
+impl ModuleVisitor for CopyGrads<'_> {
+    fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
+        if let Some(g) = self.from.get::<D>(param.id) {
+            self.to.register::<D>(param.id, g);
         }
     }
 }

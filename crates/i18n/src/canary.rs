@@ -115,7 +115,9 @@ pub const EN: Canary = Canary {
     p_label: "p(your label)",
     epoch: "epoch",
     teach: "Epoch 0 is the untrained model. A model that predicts your label for a drawing that looks like something else \
-            has memorized it; the gradient norm is how hard your drawing pulls on the weights.",
+            has memorized it. ‖∇ℓ‖ is the length of the gradient of your drawing's own loss inside a training batch: large \
+            while the model gets it wrong, small once it fits it — compare it across the epochs of one model, not between \
+            models (a BN model's gradients have another scale).",
     gallery: Gallery {
         title: "Most exposed training samples",
         teach: "The members LiRA is most sure about. Count the red (flipped) and orange (OOD) tags: the outliers the model \
@@ -170,7 +172,9 @@ pub const ES: Canary = Canary {
     p_label: "p(tu etiqueta)",
     epoch: "época",
     teach: "La época 0 es el modelo sin entrenar. Un modelo que predice tu etiqueta para un dibujo que parece otra cosa lo \
-            ha memorizado; la norma del gradiente es cuánto tira tu dibujo de los pesos.",
+            ha memorizado. ‖∇ℓ‖ es la longitud del gradiente de la pérdida de tu dibujo dentro de un lote de entrenamiento: \
+            grande mientras el modelo se equivoca, pequeña cuando ya lo ajusta; compárala entre las épocas de un mismo \
+            modelo, no entre modelos (los gradientes de un modelo con BN tienen otra escala).",
     gallery: Gallery {
         title: "Muestras de entrenamiento más expuestas",
         teach: "Los miembros de los que LiRA está más seguro. Cuenta las marcas rojas (invertida) y naranjas (OOD): los \
@@ -225,7 +229,9 @@ pub const PT: Canary = Canary {
     p_label: "p(seu rótulo)",
     epoch: "época",
     teach: "A época 0 é o modelo sem treino. Um modelo que prevê o seu rótulo para um desenho que parece outra coisa o \
-            memorizou; a norma do gradiente é o quanto o seu desenho puxa os pesos.",
+            memorizou. ‖∇ℓ‖ é o comprimento do gradiente da perda do seu desenho dentro de um lote de treino: grande \
+            enquanto o modelo erra, pequeno quando já o ajusta; compare-o entre as épocas de um mesmo modelo, não entre \
+            modelos (os gradientes de um modelo com BN têm outra escala).",
     gallery: Gallery {
         title: "Amostras de treino mais expostas",
         teach: "Os membros sobre os quais o LiRA tem mais certeza. Conte as marcas vermelhas (trocada) e laranja (OOD): os \

@@ -149,9 +149,9 @@ pub const EN: Fields = Fields {
     train_size: plain("Training samples", "Training samples: the members, for the attack."),
     test_size: plain("Test samples", "Test samples used for test accuracy."),
     probe_size: plain(
-        "Gradient probe per group",
-        "Per-sample gradient norms are measured on this many clean and this many noisy samples, each inside a training \
-         batch, before training and after every epoch.",
+        "Mechanism probe per group",
+        "How much one step moves a sample's own margin, and its gradient, are measured on this many clean and this many \
+         noisy samples, each inside a training batch, before training and after every epoch.",
     ),
     live_points: plain(
         "Live read-outs per epoch",
@@ -227,9 +227,9 @@ pub const ES: Fields = Fields {
     train_size: plain("Muestras de entrenamiento", "Muestras de entrenamiento: los miembros, para el ataque."),
     test_size: plain("Muestras de prueba", "Muestras de prueba con las que se mide la exactitud en prueba."),
     probe_size: plain(
-        "Sonda del gradiente por grupo",
-        "Las normas del gradiente por muestra se miden en esta cantidad de muestras limpias y otras tantas ruidosas, \
-         cada una dentro de un lote de entrenamiento, antes de entrenar y después de cada época.",
+        "Sonda del mecanismo por grupo",
+        "Cuánto mueve un paso el margen de una muestra, y su gradiente, se miden en esta cantidad de muestras limpias y \
+         otras tantas ruidosas, cada una dentro de un lote de entrenamiento, antes de entrenar y después de cada época.",
     ),
     live_points: plain(
         "Lecturas en vivo por época",
@@ -302,9 +302,9 @@ pub const PT: Fields = Fields {
     train_size: plain("Amostras de treino", "Amostras de treino: os membros, para o ataque."),
     test_size: plain("Amostras de teste", "Amostras de teste usadas para a acurácia de teste."),
     probe_size: plain(
-        "Sonda do gradiente por grupo",
-        "As normas do gradiente por amostra são medidas neste número de amostras limpas e em outras tantas ruidosas, \
-         cada uma dentro de um lote de treino, antes do treino e após cada época.",
+        "Sonda do mecanismo por grupo",
+        "Quanto um passo move a margem de uma amostra, e seu gradiente, são medidos neste número de amostras limpas e \
+         em outras tantas ruidosas, cada uma dentro de um lote de treino, antes do treino e após cada época.",
     ),
     live_points: plain(
         "Leituras ao vivo por época",

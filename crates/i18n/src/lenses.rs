@@ -54,7 +54,7 @@ pub struct Lenses {
     pub gradients_heading: &'static str,
     pub gradients_teach: &'static str,
     /// The gradient table's columns after the model: noisy, clean, their ratio.
-    pub grad_columns: [&'static str; 3],
+    pub grad_columns: [&'static str; 4],
 
     pub gamma_heading: &'static str,
     pub gamma_teach: &'static str,
@@ -96,22 +96,33 @@ pub const EN: Lenses = Lenses {
         format!("The attacker (LiRA) finds {} while wrongly accusing only 1 in 100 outsiders.", all.join(", "))
     },
     epoch_columns: ["epoch", "flipped", "OOD", "clean train", "test"],
-    gradients_heading: "Per-sample influence: gradient norms",
-    gradients_teach: "How hard one sample pulls on the model. Each probe sample joins a training batch of batch_size−1 clean \
-        members; BN uses that batch's statistics (the running statistics are left alone); we take the length of the gradient of \
-        that sample's own loss over every weight, before training (epoch 0) and after each epoch. The paper: with BN, noisy \
-        samples' norms shift much higher than clean ones'. The histogram is the last epoch; the curves are the medians per \
-        epoch; the table averages those medians over the trained epochs.",
-    grad_columns: ["noisy ‖∇ℓ‖ (median; mean over epochs 1…n)", "clean ‖∇ℓ‖ (median; mean over epochs 1…n)", "noisy / clean"],
+    gradients_heading: "Per-sample influence: how far one step moves a sample",
+    gradients_teach: "The paper's quantity: how much one training step moves a sample's own margin (the logit of its label \
+        minus the largest other). Each probe sample joins a training batch of batch_size−1 clean members (BN uses that \
+        batch's statistics); from the current weights we take one step of the run's optimizer on that batch and read the \
+        sample's margin, then the same step with the sample swapped for a clean member: the difference, per unit of learning \
+        rate, is the sample's pull on itself. Margins are logits, so the models can be compared with each other. Measured \
+        before training (epoch 0) and after each epoch; the curves are medians, noisy probes thick. The paper's theorem is \
+        about SGD; Adam (the default) divides each weight's step by its own running gradient size, so the paper's factor need \
+        not show here — the paper panel below measures both. The histograms are another lens: each probe's gradient made \
+        scale-free (‖W‖·‖∇W‖ per layer, per unit of error), to compare noisy with clean inside one model only: raw gradient \
+        norms of a BN and a no-BN model cannot be compared (a weight feeding BN gets a gradient ∝ 1/‖W‖).",
+    grad_columns: [
+        "noisy: one step's push (median, last epoch)",
+        "clean: one step's push (median, last epoch)",
+        "noisy ÷ clean",
+        "scale-free gradient: noisy above clean (AUC)",
+    ],
     gamma_heading: "The amplifier: γ/σ per BN layer",
     gamma_teach: "BN divides each channel by the batch's standard deviation σ and multiplies it by a learned scale γ. The paper \
-        shows that in a (stochastic) gradient-descent step the progress on an outlier is multiplied by (γ/σ)², and that outliers \
-        push γ up — a feedback loop. With Adam (the default optimizer) the step on each weight is normalized by the running size \
-        of that weight's own gradients, so the factor enters once, not squared. The chart shows, per BN layer, the median over \
-        channels of γ/σ with the batch σ (measured on a fixed batch), from epoch 0, the untrained model. Above the line γ/σ = 1, \
-        BN amplifies — but γ/σ starts above 1 already at initialization (γ = 1, and with PyTorch-style initialization the σ of \
-        the pre-BN activations is below 1), so what shows the feedback loop is the change from epoch 0 and the difference \
-        between noise levels (compare a run with 0% and one with 20% flipped labels). The regularizer holds γ/σ down, by one of \
+        shows that in a stochastic-gradient-descent step the progress on an outlier is multiplied by (γ/σ)², and that outliers \
+        push γ up — a feedback loop. Adam (the default optimizer) divides each weight's step by the running size of that \
+        weight's own gradients, so under Adam the factor is not the theorem's; the paper panel measures SGD and Adam. The chart \
+        shows, per BN layer, the median over channels of γ/σ with the batch σ (measured on a fixed batch), from epoch 0, the \
+        untrained model. γ/σ starts above 1 already (γ = 1, and with PyTorch-style initialization the σ of the pre-BN \
+        activations is below 1), and from epoch 0 to 1 σ jumps as the weights before each BN grow: read the change from epoch 1 \
+        on, and compare runs with different noise (e.g. 0% and 20% flipped labels); the paper panel's claim (d) says what our \
+        grid found. The regularizer holds γ/σ down, by one of \
         four rules: a penalty λ times the sum over BN layers of the mean over channels of (γ/σ)² with σ held fixed (the gradient \
         reaches γ alone: inert, kept for comparison), of (γ/σ)² with the gradient through σ too, or of the hinge \
         max(0, γ/σ − 1)², which charges only channels above 1; or no penalty but clipping |γ| ≤ τ·σ after each step.",
@@ -156,29 +167,36 @@ pub const ES: Lenses = Lenses {
         format!("El atacante (LiRA) encuentra {} acusando por error solo a 1 de cada 100 ajenos.", all.join(", "))
     },
     epoch_columns: ["época", "etiqueta invertida", "OOD", "entrenamiento limpio", "prueba"],
-    gradients_heading: "Influencia por muestra: normas del gradiente",
-    gradients_teach: "Cuánto tira una sola muestra del modelo. Cada muestra de sondeo se une a un lote de entrenamiento de \
-        batch_size−1 miembros limpios; BN usa las estadísticas de ese lote (las estadísticas acumuladas no se tocan); se toma \
-        la longitud del gradiente de la pérdida de esa muestra respecto de todos los pesos, antes de entrenar (época 0) y \
-        después de cada época. El artículo: con BN, las normas de las muestras ruidosas suben mucho más que las de las limpias. \
-        El histograma es la última época; las curvas son las medianas por época; la tabla promedia esas medianas sobre las \
-        épocas entrenadas.",
+    gradients_heading: "Influencia por muestra: cuánto mueve un paso a una muestra",
+    gradients_teach: "La magnitud del artículo: cuánto mueve un paso de entrenamiento el margen de la propia muestra (el logit \
+        de su etiqueta menos el mayor de los otros). Cada muestra de sondeo se une a un lote de entrenamiento de batch_size−1 \
+        miembros limpios (BN usa las estadísticas de ese lote); desde los pesos actuales damos un paso del optimizador de la \
+        ejecución sobre ese lote y leemos el margen de la muestra, y luego el mismo paso con la muestra cambiada por un miembro \
+        limpio: la diferencia, por unidad de tasa de aprendizaje, es lo que la muestra tira de sí misma. Los márgenes son \
+        logits, así que los modelos se pueden comparar entre sí. Se mide antes de entrenar (época 0) y después de cada época; \
+        las curvas son medianas, las ruidosas en trazo grueso. El teorema del artículo habla de SGD; Adam (el predeterminado) \
+        divide el paso de cada peso por el tamaño acumulado de sus propios gradientes, así que el factor del artículo puede no \
+        verse aquí: el panel del artículo, más abajo, mide ambos. Los histogramas son otra lente: el gradiente de cada muestra \
+        sin escala (‖W‖·‖∇W‖ por capa, por unidad de error), para comparar ruidosas con limpias solo dentro de un modelo: las \
+        normas del gradiente en bruto de un modelo con BN y uno sin BN no se pueden comparar (un peso que alimenta a BN recibe \
+        un gradiente ∝ 1/‖W‖).",
     grad_columns: [
-        "‖∇ℓ‖ ruidosas (mediana; media sobre las épocas 1…n)",
-        "‖∇ℓ‖ limpias (mediana; media sobre las épocas 1…n)",
-        "ruidosas / limpias",
+        "ruidosas: empuje de un paso (mediana, última época)",
+        "limpias: empuje de un paso (mediana, última época)",
+        "ruidosas ÷ limpias",
+        "gradiente sin escala: ruidosas por encima de limpias (AUC)",
     ],
     gamma_heading: "El amplificador: γ/σ por capa BN",
     gamma_teach: "BN divide cada canal por la desviación estándar σ del lote y lo multiplica por una escala aprendida γ. El \
-        artículo muestra que, en un paso de descenso por gradiente (estocástico), el avance sobre un dato atípico se multiplica \
-        por (γ/σ)², y que los atípicos empujan γ hacia arriba: un ciclo de retroalimentación. Con Adam (el optimizador por \
-        defecto), el paso de cada peso se normaliza por el tamaño acumulado de los gradientes de ese mismo peso, así que el \
-        factor entra una vez, no al cuadrado. El gráfico muestra, por capa BN, la mediana sobre los canales de γ/σ con la σ \
-        del lote (medida en un lote fijo), desde la época 0, el modelo sin entrenar. Por encima de la línea γ/σ = 1, BN \
-        amplifica; pero γ/σ ya empieza por encima de 1 en la inicialización (γ = 1, y con la inicialización al estilo de \
-        PyTorch la σ de las activaciones previas a BN es menor que 1), así que lo que muestra el ciclo de retroalimentación es \
-        el cambio desde la época 0 y la diferencia entre niveles de ruido (compara una ejecución con 0 % y otra con 20 % de \
-        etiquetas invertidas). El regularizador mantiene γ/σ bajo, con una de cuatro reglas: una penalización λ por la suma \
+        artículo muestra que, en un paso de descenso por gradiente estocástico, el avance sobre un dato atípico se multiplica \
+        por (γ/σ)², y que los atípicos empujan γ hacia arriba: un ciclo de retroalimentación. Adam (el optimizador por defecto) \
+        divide el paso de cada peso por el tamaño acumulado de los gradientes de ese mismo peso, así que con Adam el factor no \
+        es el del teorema; el panel del artículo mide SGD y Adam. El gráfico muestra, por capa BN, la mediana sobre los canales \
+        de γ/σ con la σ del lote (medida en un lote fijo), desde la época 0, el modelo sin entrenar. γ/σ ya empieza por encima \
+        de 1 (γ = 1, y con la inicialización al estilo de PyTorch la σ de las activaciones previas a BN es menor que 1), y de la \
+        época 0 a la 1 σ salta mientras crecen los pesos previos a cada BN: lee el cambio desde la época 1, y compara \
+        ejecuciones con distinto ruido (por ejemplo 0 % y 20 % de etiquetas invertidas); la afirmación (d) del panel del \
+        artículo dice lo que encontró nuestra malla. El regularizador mantiene γ/σ bajo, con una de cuatro reglas: una penalización λ por la suma \
         sobre las capas BN de la media sobre los canales de (γ/σ)² con σ fija (el gradiente llega solo a γ: inerte, se \
         conserva para comparar), de (γ/σ)² con el gradiente también a través de σ, o de la función bisagra \
         max(0, γ/σ − 1)², que penaliza solo los canales por encima de 1; o ninguna penalización, sino recortar |γ| ≤ τ·σ \
@@ -225,27 +243,34 @@ pub const PT: Lenses = Lenses {
         format!("O atacante (LiRA) encontra {} acusando por engano só 1 em cada 100 de fora.", all.join(", "))
     },
     epoch_columns: ["época", "rótulo trocado", "OOD", "treino limpo", "teste"],
-    gradients_heading: "Influência por amostra: normas do gradiente",
-    gradients_teach: "O quanto uma única amostra puxa o modelo. Cada amostra de sondagem entra em um lote de treino com \
-        batch_size−1 membros limpos; a BN usa as estatísticas desse lote (as estatísticas acumuladas ficam intactas); mede-se \
-        o comprimento do gradiente da perda dessa amostra em relação a todos os pesos, antes do treino (época 0) e após cada \
-        época. O artigo: com BN, as normas das amostras ruidosas sobem muito mais que as das limpas. O histograma é a última \
-        época; as curvas são as medianas por época; a tabela faz a média dessas medianas sobre as épocas treinadas.",
+    gradients_heading: "Influência por amostra: quanto um passo move uma amostra",
+    gradients_teach: "A grandeza do artigo: quanto um passo de treino move a margem da própria amostra (o logit do seu rótulo \
+        menos o maior dos outros). Cada amostra de sondagem entra em um lote de treino com batch_size−1 membros limpos (a BN \
+        usa as estatísticas desse lote); a partir dos pesos atuais damos um passo do otimizador da execução nesse lote e lemos \
+        a margem da amostra, e depois o mesmo passo com a amostra trocada por um membro limpo: a diferença, por unidade de taxa \
+        de aprendizado, é o quanto a amostra puxa a si mesma. As margens são logits, então os modelos podem ser comparados \
+        entre si. Medido antes do treino (época 0) e após cada época; as curvas são medianas, as ruidosas em traço grosso. O \
+        teorema do artigo fala de SGD; o Adam (o padrão) divide o passo de cada peso pelo tamanho acumulado dos seus próprios \
+        gradientes, então o fator do artigo pode não aparecer aqui: o painel do artigo, mais abaixo, mede os dois. Os \
+        histogramas são outra lente: o gradiente de cada amostra sem escala (‖W‖·‖∇W‖ por camada, por unidade de erro), para \
+        comparar ruidosas com limpas só dentro de um modelo: as normas brutas do gradiente de um modelo com BN e de um sem BN \
+        não podem ser comparadas (um peso que alimenta a BN recebe um gradiente ∝ 1/‖W‖).",
     grad_columns: [
-        "‖∇ℓ‖ ruidosas (mediana; média sobre as épocas 1…n)",
-        "‖∇ℓ‖ limpas (mediana; média sobre as épocas 1…n)",
-        "ruidosas / limpas",
+        "ruidosas: empurrão de um passo (mediana, última época)",
+        "limpas: empurrão de um passo (mediana, última época)",
+        "ruidosas ÷ limpas",
+        "gradiente sem escala: ruidosas acima das limpas (AUC)",
     ],
     gamma_heading: "O amplificador: γ/σ por camada BN",
     gamma_teach: "A BN divide cada canal pelo desvio padrão σ do lote e o multiplica por uma escala aprendida γ. O artigo \
-        mostra que, em um passo de descida do gradiente (estocástica), o avanço sobre um dado atípico é multiplicado por \
-        (γ/σ)², e que os atípicos empurram γ para cima: um ciclo de realimentação. Com Adam (o otimizador padrão), o passo de \
-        cada peso é normalizado pelo tamanho acumulado dos gradientes desse mesmo peso, então o fator entra uma vez, não ao \
-        quadrado. O gráfico mostra, por camada BN, a mediana sobre os canais de γ/σ com o σ do lote (medido em um lote fixo), \
-        desde a época 0, o modelo sem treino. Acima da linha γ/σ = 1, a BN amplifica; mas γ/σ já começa acima de 1 na \
-        inicialização (γ = 1, e com a inicialização no estilo do PyTorch o σ das ativações antes da BN é menor que 1), então o \
-        que mostra o ciclo de realimentação é a mudança desde a época 0 e a diferença entre níveis de ruído (compare uma \
-        execução com 0% e outra com 20% de rótulos trocados). O regularizador segura γ/σ, por uma de quatro regras: uma \
+        mostra que, em um passo de descida do gradiente estocástica, o avanço sobre um dado atípico é multiplicado por (γ/σ)², \
+        e que os atípicos empurram γ para cima: um ciclo de realimentação. O Adam (o otimizador padrão) divide o passo de cada \
+        peso pelo tamanho acumulado dos gradientes desse mesmo peso, então com Adam o fator não é o do teorema; o painel do \
+        artigo mede SGD e Adam. O gráfico mostra, por camada BN, a mediana sobre os canais de γ/σ com o σ do lote (medido em \
+        um lote fixo), desde a época 0, o modelo sem treino. γ/σ já começa acima de 1 (γ = 1, e com a inicialização no estilo \
+        do PyTorch o σ das ativações antes da BN é menor que 1), e da época 0 para a 1 o σ salta enquanto crescem os pesos \
+        antes de cada BN: leia a mudança a partir da época 1, e compare execuções com ruído diferente (por exemplo 0% e 20% de \
+        rótulos trocados); a afirmação (d) do painel do artigo diz o que a nossa grade encontrou. O regularizador segura γ/σ, por uma de quatro regras: uma \
         penalidade λ vezes a soma sobre as camadas BN da média sobre os canais de (γ/σ)² com σ fixo (o gradiente chega só a \
         γ: inerte, mantida para comparação), de (γ/σ)² com o gradiente passando também por σ, ou da função dobradiça (hinge) \
         max(0, γ/σ − 1)², que penaliza só os canais acima de 1; ou nenhuma penalidade, mas cortar |γ| ≤ τ·σ após cada passo.",

@@ -24,58 +24,66 @@ pub struct Paper {
     pub paper_head: &'static str,
     pub ours_head: &'static str,
     pub verdict_head: &'static str,
-    /// The verdicts (then "(2/3 seeds)", with `seeds`).
+    /// The verdicts, of a claim (then "(2/3 seeds)", with `seeds`) and of each tested number.
     pub held: &'static str,
     pub not_held: &'static str,
+    pub inconclusive: &'static str,
     pub unchecked: &'static str,
-    pub claims: [ClaimText; 6],
+    pub claims: [ClaimText; 8],
     pub stats: StatWords,
     pub captions: Captions,
 }
 
-/// One claim: what it says and what the paper's rule is, by its letter.
+/// One claim: what it says, what the paper's rule is and what its verdict does not say, by its
+/// letter.
 #[derive(Debug, Serialize)]
 pub struct ClaimText {
     #[serde(skip)]
     pub id: char,
     pub claim: &'static str,
     pub paper: &'static str,
+    pub caveat: &'static str,
 }
 
-/// The words in the names of our numbers ("Δ mean flipped acc 5% (pts)", "conv1 at init", …),
-/// each replaced by its translation, in this order (a longer name before a word it holds).
+/// The words in the names of our numbers ("Δ flipped 5% at that fit (pts)", "SGD push noisy −
+/// clean (scaled)", …), each replaced by its translation, in this order (a longer name before a
+/// word it holds).
 #[derive(Debug, Serialize)]
 pub struct StatWords {
-    pub mean_flipped_acc: &'static str,
-    pub epochs_bn_above: &'static str,
+    pub drop_in_flipped_acc: &'static str,
+    pub flipped_acc: &'static str,
+    pub test_acc: &'static str,
+    pub clean_fit: &'static str,
+    pub at_that_fit: &'static str,
+    pub scale_free_grad_auc: &'static str,
     pub noisy_only_auc: &'static str,
+    pub mean_over_layers: &'static str,
+    pub push: &'static str,
+    pub scaled: &'static str,
+    pub flipped: &'static str,
     pub noisy: &'static str,
     pub clean: &'static str,
     pub no_bn: &'static str,
-    pub median_gamma_sigma: &'static str,
-    pub at_init: &'static str,
-    pub mean_gamma: &'static str,
-    pub flipped_acc: &'static str,
-    pub test_acc: &'static str,
-    pub noise_floor: &'static str,
 }
 
 impl StatWords {
     /// The words in the order they are replaced.
-    pub fn list(&self) -> [&'static str; 12] {
+    pub fn list(&self) -> [&'static str; 14] {
         [
-            self.mean_flipped_acc,
-            self.epochs_bn_above,
+            self.drop_in_flipped_acc,
+            self.flipped_acc,
+            self.test_acc,
+            self.clean_fit,
+            self.at_that_fit,
+            self.scale_free_grad_auc,
             self.noisy_only_auc,
+            self.mean_over_layers,
+            self.push,
+            self.scaled,
+            self.flipped,
             self.noisy,
             self.clean,
             self.no_bn,
-            self.median_gamma_sigma,
-            self.at_init,
-            self.mean_gamma,
-            self.flipped_acc,
-            self.test_acc,
-            self.noise_floor,
         ]
     }
 }
@@ -99,12 +107,17 @@ pub const EN: Paper = Paper {
     intro: "The paper's claims, each against our numbers, measured with ",
     seed: "seed",
     seeds: "seeds",
-    intro_end: "; mean ± sd over seeds. A claim held when its rule holds on the means and in more than half of the seeds \
-                checked.",
-    reading: "Reading it: a verdict is the rule applied to the numbers, not the whole story. Compare each difference with \
-              its ± (the spread over seeds): a rule met by less than that is met by chance. For γ/σ compare the trained \
-              value with the one at initialization beside it: above 1 from the start says nothing about training. A claim \
-              that did not hold after a faithful measurement is a finding, reported as it came out.",
+    intro_end: "; mean ± sd over seeds. Each claim is decided on a few of its numbers, each against a bar. A tested number \
+                held when its mean over the seeds clears the bar by two standard errors and more than half of all the \
+                grid's seeds clear it (a seed with missing runs counts against); it did not hold when it falls below the \
+                bar the same way; otherwise it is inconclusive. A claim held when all its tested numbers held, did not hold \
+                when any did not, and is inconclusive otherwise.",
+    reading: "Reading it: a verdict is the rule applied to the numbers, not the whole story. Beside each verdict, the seeds \
+              where every tested number cleared its bar; under it, each tested number with its bar and its own verdict, \
+              and what the verdict does not say. The ± beside a number is its spread over seeds (a standard deviation); the rule \
+              uses the standard error of the mean, that spread divided by the square root of the number of seeds. The \
+              bars are the paper's words or zero, never tuned to our results. A claim that did not hold after a faithful \
+              measurement is a finding, reported as it came out.",
     charts: "The charts behind the claims (means over seeds)",
     claim_head: "claim",
     paper_head: "the paper",
@@ -112,63 +125,90 @@ pub const EN: Paper = Paper {
     verdict_head: "verdict",
     held: "held",
     not_held: "did not hold",
+    inconclusive: "inconclusive",
     unchecked: "could not be checked",
     claims: [
         ClaimText {
             id: 'a',
-            claim: "BN fits flipped labels faster and further (accuracy on flipped members)",
-            paper: "BN above no-BN at every epoch; here: mean over epochs higher, at each noise level with ≥ 30 flipped members",
+            claim: "BN fits outliers further: accuracy on flipped labels and on OOD images",
+            paper: "BN above no-BN; ours: the mean over epochs, at 1 % and 5 % flipped (≥ 30 flipped members) and 5 % OOD",
+            caveat: "within our epochs no-BN barely fits its outliers, so this mixes faster and further; (g) compares at the \
+                     same fit",
+        },
+        ClaimText {
+            id: 'g',
+            claim: "At the same fit of the clean members, BN has memorized more outliers",
+            paper: "our reading of \"further\": outlier accuracy when each model first reaches the clean accuracy both reach",
+            caveat: "the fit is read at epoch ends and interpolated between them",
         },
         ClaimText {
             id: 'b',
-            claim: "With BN, noisy samples' gradient norms shift higher than clean ones' and than noisy ones' without BN",
-            paper: "at 5 %: BN's noisy/clean ratio above no-BN's, and BN's noisy norm above no-BN's (medians in a batch, mean \
-                    over epochs)",
+            claim: "With BN, one SGD step moves an outlier's own margin more (per-step self-influence)",
+            paper: "SGD arm at 5 %, epochs 0–2: one step's growth of the probe's margin, minus the same step with the probe \
+                    swapped out; BN's noisy median above no-BN's, and BN's noisy/clean ratio above no-BN's",
+            caveat: "the theorem is stated for SGD; epochs 0–2 are before either model fits a noisy sample",
+        },
+        ClaimText {
+            id: 'h',
+            claim: "The same under Adam, the step the page's runs take",
+            paper: "as (b), with the run's optimizer (Adam) stepped from its current state",
+            caveat: "Adam divides each weight's step by its own running gradient size: the paper's factor need not survive it",
         },
         ClaimText {
             id: 'c',
             claim: "LiRA wins more against BN models (AUC, BN − no-BN)",
             paper: "positive on clean data, ≥ +3 pts at 1 %, ≥ +4 pts at 5 %",
+            caveat: "at the end of training, not at matched fit; the OOD arm is shown, not tested",
         },
         ClaimText {
             id: 'd',
-            claim: "γ/σ > 1 in most BN layers (median over channels, batch σ, at 5 %)",
-            paper: "γ/σ > 1 in most layers; the value at initialization is shown beside it",
+            claim: "Outliers push γ/σ up: from epoch 1 to the end, γ/σ grows more at 5 % than at 0 %",
+            paper: "the feedback loop; ours: per seed, the change of median γ/σ (batch σ) from epoch 1, 5 % minus 0 %, mean \
+                    over BN layers, under Adam and under SGD",
+            caveat: "from epoch 1: epoch 0 → 1 is a transient of σ as the weights before each BN grow",
         },
         ClaimText {
             id: 'f',
-            claim: "Outliers push γ up: the feedback loop (growth of mean |γ| from initialization)",
-            paper: "γ grows more with outliers: growth at 5 % above growth at 0 %",
+            claim: "Outliers' own gradients push |γ| up more than clean samples' do",
+            paper: "our measure of the loop's push: per sample, −sign(γ)·∂ℓ/∂γ; noisy minus clean, per layer over the mean \
+                    |push|, at 5 %",
+            caveat: "a gradient, not a step: Adam's step on γ is about the learning rate whatever the push",
         },
         ClaimText {
             id: 'e',
             claim: "The γ/σ regularizer cuts memorization while clean accuracy holds (at 5 %, first λ of the sweep)",
-            paper: "flipped accuracy down by more than noise (≥ 2 binomial s.e., ≥ 1 pt); test accuracy no more than 1 pt \
-                    lower",
+            paper: "flipped accuracy at the end lower with the regularizer; test accuracy no more than 1 pt lower",
+            caveat: "one λ and one kind of regularizer (ours); the sweep below shows the others",
         },
     ],
     stats: StatWords {
-        mean_flipped_acc: "mean flipped acc",
-        epochs_bn_above: "epochs BN above",
+        drop_in_flipped_acc: "drop in flipped acc",
+        flipped_acc: "flipped acc",
+        test_acc: "test acc",
+        clean_fit: "clean fit",
+        at_that_fit: "at that fit",
+        scale_free_grad_auc: "scale-free grad AUC",
         noisy_only_auc: "noisy-only AUC",
+        mean_over_layers: "mean over layers",
+        push: "push",
+        scaled: "scaled",
+        flipped: "flipped",
         noisy: "noisy",
         clean: "clean",
         no_bn: "no-BN",
-        median_gamma_sigma: "median γ/σ",
-        at_init: "at init",
-        mean_gamma: "mean |γ|",
-        flipped_acc: "flipped acc",
-        test_acc: "test acc",
-        noise_floor: "noise floor",
     },
     captions: Captions {
         memorization: "Memorization: accuracy on flipped members per epoch, BN (red) and no-BN (blue); thicker lines for \
                        more noise.",
-        gradients: "Median per-sample gradient norm inside a training batch, noisy probes (thick) and clean ones (light), \
-                    per model and noise level.",
-        gamma_sigma: "BN models: median γ/σ with the batch σ, mean over layers, from the untrained model (epoch 0); the \
-                      change from epoch 0 and the gap between noise levels are the signal, not the line at 1.",
-        gamma: "BN models: mean |γ| per epoch by noise level — outliers pushing γ up is the paper's feedback loop.",
+        gradients: "Median per-step self-influence: one Adam step's growth of a probe's own margin, per unit learning rate, \
+                    minus the same step with the probe swapped for a clean member; noisy probes (thick) and clean ones \
+                    (light), per model and noise level. Margins are logits, comparable across models.",
+        gamma_sigma: "BN models: median γ/σ with the batch σ, mean over layers, from the untrained model (epoch 0). Epoch \
+                      0 → 1 is a transient of σ as the weights before each BN grow; the comparison to read is the change \
+                      from epoch 1 between noise levels (claim d), not the line at 1.",
+        gamma: "BN models: mean |γ| per epoch by noise level. Under Adam each γ moves by about the learning rate per step \
+                whatever its gradient, so these curves show at most the direction of a push; claim (f) measures the push \
+                per sample.",
         tradeoff: |noise| {
             format!(
                 "The regularizer at {noise} flipped labels: flipped-label accuracy and LiRA AUC against test accuracy, one \
@@ -185,12 +225,18 @@ pub const ES: Paper = Paper {
     intro: "Las afirmaciones del artículo, cada una frente a nuestros números, medidos con ",
     seed: "semilla",
     seeds: "semillas",
-    intro_end: "; media ± d.e. sobre las semillas. Una afirmación se cumplió cuando su regla se cumple en las medias y en más \
-                de la mitad de las semillas comprobadas.",
-    reading: "Cómo leerlo: un veredicto es la regla aplicada a los números, no toda la historia. Compara cada diferencia con \
-              su ± (la dispersión entre semillas): una regla cumplida por menos que eso se cumple por azar. Para γ/σ compara \
-              el valor entrenado con el de la inicialización a su lado: estar por encima de 1 desde el principio no dice \
-              nada del entrenamiento. Una afirmación que no se cumplió tras una medición fiel es un hallazgo, informado tal \
+    intro_end: "; media ± d.e. sobre las semillas. Cada afirmación se decide con algunos de sus números, cada uno frente a \
+                un umbral. Un número probado se cumplió cuando su media sobre las semillas supera el umbral por dos errores \
+                estándar y más de la mitad de todas las semillas del experimento lo superan (una semilla con ejecuciones \
+                faltantes cuenta en contra); no se cumplió cuando queda por debajo del umbral de la misma forma; si no, no \
+                es concluyente. Una afirmación se cumplió cuando todos sus números probados se cumplieron, no se cumplió \
+                cuando alguno no se cumplió, y si no, no es concluyente.",
+    reading: "Cómo leerlo: un veredicto es la regla aplicada a los números, no toda la historia. Junto a cada veredicto, las \
+              semillas en las que cada número probado superó su umbral; debajo, cada número probado con su umbral y su \
+              propio veredicto, y lo que el veredicto no dice. El ± junto a un número es su dispersión entre semillas (una \
+              desviación estándar); la regla usa el error estándar de la media, esa dispersión dividida por la raíz \
+              cuadrada del número de semillas. Los umbrales son las palabras del artículo o cero, nunca ajustados a \
+              nuestros resultados. Una afirmación que no se cumplió tras una medición fiel es un hallazgo, informado tal \
               como salió.",
     charts: "Los gráficos detrás de las afirmaciones (medias sobre las semillas)",
     claim_head: "afirmación",
@@ -199,69 +245,101 @@ pub const ES: Paper = Paper {
     verdict_head: "veredicto",
     held: "se cumplió",
     not_held: "no se cumplió",
+    inconclusive: "no concluyente",
     unchecked: "no se pudo comprobar",
     claims: [
         ClaimText {
             id: 'a',
-            claim: "BN ajusta las etiquetas invertidas más rápido y más a fondo (exactitud en los miembros con etiqueta invertida)",
-            paper: "BN por encima de sin BN en cada época; aquí: media sobre las épocas más alta, en cada nivel de ruido con \
-                    ≥ 30 miembros con etiqueta invertida",
+            claim: "BN ajusta los atípicos más a fondo: exactitud en las etiquetas invertidas y en las imágenes OOD",
+            paper: "BN por encima de sin BN; nuestra medida: la media sobre las épocas, con 1 % y 5 % de etiquetas invertidas \
+                    (≥ 30 miembros con etiqueta invertida) y con 5 % de OOD",
+            caveat: "en nuestras épocas el modelo sin BN apenas ajusta sus atípicos, así que esto mezcla «más rápido» y «más a \
+                     fondo»; (g) compara con el mismo ajuste",
+        },
+        ClaimText {
+            id: 'g',
+            claim: "Con el mismo ajuste de los miembros limpios, el modelo con BN ha memorizado más atípicos",
+            paper: "nuestra lectura de «más a fondo»: la exactitud en los atípicos cuando cada modelo alcanza por primera vez \
+                    la exactitud en los limpios que ambos alcanzan",
+            caveat: "el ajuste se lee al final de cada época y se interpola entre ellas",
         },
         ClaimText {
             id: 'b',
-            claim: "Con BN, las normas del gradiente de las muestras ruidosas suben más que las de las limpias y que las de \
-                    las ruidosas sin BN",
-            paper: "al 5 %: la razón ruidosas/limpias de BN por encima de la de sin BN, y la norma de las ruidosas de BN por \
-                    encima de la de sin BN (medianas en un lote, media sobre las épocas)",
+            claim: "Con BN, un paso de SGD mueve más el propio margen de un atípico (autoinfluencia por paso)",
+            paper: "brazo SGD al 5 %, épocas 0–2: cuánto crece el margen de la sonda en un paso, menos el mismo paso con la \
+                    sonda reemplazada; la mediana de las ruidosas de BN por encima de la de sin BN, y la razón \
+                    ruidosas/limpias de BN por encima de la de sin BN",
+            caveat: "el teorema se enuncia para SGD; las épocas 0–2 son anteriores a que cualquiera de los dos modelos ajuste \
+                     una muestra ruidosa",
+        },
+        ClaimText {
+            id: 'h',
+            claim: "Lo mismo con Adam, el paso que dan las ejecuciones de la página",
+            paper: "como (b), con el optimizador de la ejecución (Adam) dando el paso desde su estado actual",
+            caveat: "Adam divide el paso de cada peso por el tamaño reciente de su propio gradiente: el factor del artículo no \
+                     tiene por qué sobrevivir a eso",
         },
         ClaimText {
             id: 'c',
             claim: "LiRA gana más contra los modelos con BN (AUC, BN − sin BN)",
             paper: "diferencia positiva con datos limpios, ≥ +3 pts al 1 %, ≥ +4 pts al 5 %",
+            caveat: "al final del entrenamiento, no con el mismo ajuste; el brazo OOD se muestra, no se prueba",
         },
         ClaimText {
             id: 'd',
-            claim: "γ/σ > 1 en la mayoría de las capas BN (mediana sobre los canales, σ del lote, al 5 %)",
-            paper: "γ/σ > 1 en la mayoría de las capas; el valor en la inicialización se muestra al lado",
+            claim: "Los atípicos empujan γ/σ hacia arriba: desde la época 1 hasta el final, γ/σ crece más al 5 % que al 0 %",
+            paper: "el ciclo de retroalimentación; nuestra medida: por semilla, el cambio de la mediana de γ/σ (σ del lote) \
+                    desde la época 1, 5 % menos 0 %, media sobre las capas BN, con Adam y con SGD",
+            caveat: "desde la época 1: de la época 0 a la 1, σ pasa por un transitorio mientras crecen los pesos antes de \
+                     cada BN",
         },
         ClaimText {
             id: 'f',
-            claim: "Los atípicos empujan γ hacia arriba: el ciclo de retroalimentación (crecimiento de |γ| medio desde la \
-                    inicialización)",
-            paper: "γ crece más con atípicos: crecimiento al 5 % por encima del crecimiento al 0 %",
+            claim: "Los propios gradientes de los atípicos empujan |γ| hacia arriba más que los de las muestras limpias",
+            paper: "nuestra medida del empuje del ciclo: por muestra, −sign(γ)·∂ℓ/∂γ; ruidosas menos limpias, por capa \
+                    dividido por el |empuje| medio, al 5 %",
+            caveat: "un gradiente, no un paso: el paso de Adam sobre γ es de alrededor de la tasa de aprendizaje, sea cual sea \
+                     el empuje",
         },
         ClaimText {
             id: 'e',
             claim: "El regularizador γ/σ reduce la memorización mientras la exactitud en datos limpios se mantiene (al 5 %, \
                     primer λ del barrido)",
-            paper: "la exactitud en etiquetas invertidas baja más que el ruido (≥ 2 e.e. binomiales, ≥ 1 pt); la exactitud de prueba, \
-                    no más de 1 pt menor",
+            paper: "la exactitud en etiquetas invertidas al final, más baja con el regularizador; la exactitud de prueba, no \
+                    más de 1 pt menor",
+            caveat: "un solo λ y un solo tipo de regularizador (el nuestro); el barrido de abajo muestra los demás",
         },
     ],
     stats: StatWords {
-        mean_flipped_acc: "exactitud media en invertidas",
-        epochs_bn_above: "épocas con BN arriba",
+        drop_in_flipped_acc: "caída de la exactitud en invertidas",
+        flipped_acc: "exactitud en invertidas",
+        test_acc: "exactitud de prueba",
+        clean_fit: "ajuste de limpias en",
+        at_that_fit: "con ese ajuste",
+        scale_free_grad_auc: "AUC del gradiente invariante a la escala",
         noisy_only_auc: "AUC solo ruidosas",
+        mean_over_layers: "media sobre las capas",
+        push: "empuje",
+        scaled: "normalizado",
+        flipped: "invertidas",
         noisy: "ruidosas",
         clean: "limpias",
         no_bn: "sin BN",
-        median_gamma_sigma: "mediana γ/σ",
-        at_init: "al inicio",
-        mean_gamma: "|γ| medio",
-        flipped_acc: "exactitud en invertidas",
-        test_acc: "exactitud de prueba",
-        noise_floor: "piso de ruido",
     },
     captions: Captions {
         memorization: "Memorización: exactitud en los miembros con etiqueta invertida por época, BN (rojo) y sin BN (azul); líneas más \
                        gruesas para más ruido.",
-        gradients: "Mediana de la norma del gradiente por muestra dentro de un lote de entrenamiento, sondas ruidosas \
-                    (gruesas) y limpias (claras), por modelo y nivel de ruido.",
+        gradients: "Mediana de la autoinfluencia por paso: cuánto crece el propio margen de una sonda en un paso de Adam, por \
+                    unidad de tasa de aprendizaje, menos el mismo paso con la sonda cambiada por un miembro limpio; sondas \
+                    ruidosas (gruesas) y limpias (claras), por modelo y nivel de ruido. Los márgenes son logits, \
+                    comparables entre modelos.",
         gamma_sigma: "Modelos con BN: mediana de γ/σ con la σ del lote, media sobre las capas, desde el modelo sin entrenar \
-                      (época 0); la señal es el cambio desde la época 0 y la distancia entre niveles de ruido, no la línea \
-                      en 1.",
-        gamma: "Modelos con BN: |γ| medio por época según el nivel de ruido — que los atípicos empujen γ hacia arriba es el \
-                ciclo de retroalimentación del artículo.",
+                      (época 0). De la época 0 a la 1, σ pasa por un transitorio mientras crecen los pesos antes de cada BN; \
+                      la comparación que hay que leer es el cambio desde la época 1 entre niveles de ruido (afirmación d), no \
+                      la línea en 1.",
+        gamma: "Modelos con BN: |γ| medio por época según el nivel de ruido. Con Adam cada γ se mueve más o menos la tasa de \
+                aprendizaje por paso, sea cual sea su gradiente, así que estas curvas muestran a lo sumo la dirección de un \
+                empuje; la afirmación (f) mide el empuje por muestra.",
         tradeoff: |noise| {
             format!(
                 "El regularizador con {noise} de etiquetas invertidas: exactitud en etiquetas invertidas y AUC de LiRA \
@@ -278,11 +356,17 @@ pub const PT: Paper = Paper {
     intro: "As afirmações do artigo, cada uma diante dos nossos números, medidos com ",
     seed: "semente",
     seeds: "sementes",
-    intro_end: "; média ± dp entre as sementes. Uma afirmação se confirmou quando sua regra vale nas médias e em mais da \
-                metade das sementes verificadas.",
-    reading: "Como ler: um veredito é a regra aplicada aos números, não a história toda. Compare cada diferença com o seu ± \
-              (a dispersão entre sementes): uma regra cumprida por menos que isso é cumprida por acaso. Para γ/σ compare o \
-              valor treinado com o da inicialização ao lado: acima de 1 desde o início não diz nada sobre o treino. Uma \
+    intro_end: "; média ± dp entre as sementes. Cada afirmação é decidida por alguns dos seus números, cada um diante de \
+                um limiar. Um número testado se confirmou quando sua média entre as sementes passa do limiar por dois erros \
+                padrão e mais da metade de todas as sementes do experimento passam dele (uma semente com execuções \
+                faltando conta contra); não se confirmou quando fica abaixo do limiar do mesmo jeito; caso contrário, é \
+                inconclusivo. Uma afirmação se confirmou quando todos os seus números testados se confirmaram, não se \
+                confirmou quando algum não se confirmou, e é inconclusiva nos outros casos.",
+    reading: "Como ler: um veredito é a regra aplicada aos números, não a história toda. Ao lado de cada veredito, as \
+              sementes em que todo número testado passou do seu limiar; embaixo, cada número testado com seu limiar e seu \
+              próprio veredito, e o que o veredito não diz. O ± ao lado de um número é a sua dispersão entre sementes (um \
+              desvio padrão); a regra usa o erro padrão da média, essa dispersão dividida pela raiz quadrada do número de \
+              sementes. Os limiares são as palavras do artigo ou zero, nunca ajustados aos nossos resultados. Uma \
               afirmação que não se confirmou após uma medição fiel é um achado, relatado como saiu.",
     charts: "Os gráficos por trás das afirmações (médias entre as sementes)",
     claim_head: "afirmação",
@@ -291,68 +375,99 @@ pub const PT: Paper = Paper {
     verdict_head: "veredito",
     held: "confirmada",
     not_held: "não confirmada",
+    inconclusive: "inconclusiva",
     unchecked: "não pôde ser verificada",
     claims: [
         ClaimText {
             id: 'a',
-            claim: "BN ajusta rótulos trocados mais rápido e mais a fundo (acurácia nos membros com rótulo trocado)",
-            paper: "BN acima de sem BN em toda época; aqui: média entre as épocas maior, em cada nível de ruído com ≥ 30 \
-                    membros com rótulo trocado",
+            claim: "BN ajusta os atípicos mais a fundo: acurácia nos rótulos trocados e nas imagens OOD",
+            paper: "BN acima de sem BN; nossa medida: a média entre as épocas, com 1% e 5% de rótulos trocados (≥ 30 membros \
+                    com rótulo trocado) e com 5% de OOD",
+            caveat: "nas nossas épocas o modelo sem BN mal ajusta seus atípicos, então isto mistura “mais rápido” e “mais a \
+                     fundo”; (g) compara no mesmo ajuste",
+        },
+        ClaimText {
+            id: 'g',
+            claim: "No mesmo ajuste dos membros limpos, o modelo com BN memorizou mais atípicos",
+            paper: "nossa leitura de “mais a fundo”: a acurácia nos atípicos quando cada modelo atinge pela primeira vez a \
+                    acurácia nos limpos que ambos atingem",
+            caveat: "o ajuste é lido no fim de cada época e interpolado entre elas",
         },
         ClaimText {
             id: 'b',
-            claim: "Com BN, as normas do gradiente das amostras ruidosas sobem mais que as das limpas e que as das ruidosas \
-                    sem BN",
-            paper: "a 5%: a razão ruidosas/limpas da BN acima da sem BN, e a norma das ruidosas da BN acima da sem BN \
-                    (medianas em um lote, média entre as épocas)",
+            claim: "Com BN, um passo de SGD move mais a própria margem de um atípico (autoinfluência por passo)",
+            paper: "braço SGD a 5%, épocas 0–2: quanto a margem da sonda cresce em um passo, menos o mesmo passo com a sonda \
+                    substituída; a mediana das ruidosas da BN acima da sem BN, e a razão ruidosas/limpas da BN acima da sem \
+                    BN",
+            caveat: "o teorema é enunciado para SGD; as épocas 0–2 vêm antes de qualquer um dos modelos ajustar uma amostra \
+                     ruidosa",
+        },
+        ClaimText {
+            id: 'h',
+            claim: "O mesmo com Adam, o passo que as execuções da página dão",
+            paper: "como (b), com o otimizador da execução (Adam) dando o passo a partir do seu estado atual",
+            caveat: "o Adam divide o passo de cada peso pelo tamanho recente do seu próprio gradiente: o fator do artigo não \
+                     precisa sobreviver a isso",
         },
         ClaimText {
             id: 'c',
             claim: "O LiRA ganha mais contra modelos com BN (AUC, BN − sem BN)",
             paper: "positiva com dados limpos, ≥ +3 pts a 1%, ≥ +4 pts a 5%",
+            caveat: "no fim do treino, não no mesmo ajuste; o braço OOD é mostrado, não testado",
         },
         ClaimText {
             id: 'd',
-            claim: "γ/σ > 1 na maioria das camadas BN (mediana entre os canais, σ do lote, a 5%)",
-            paper: "γ/σ > 1 na maioria das camadas; o valor na inicialização aparece ao lado",
+            claim: "Os atípicos empurram γ/σ para cima: da época 1 até o fim, γ/σ cresce mais a 5% do que a 0%",
+            paper: "o ciclo de realimentação; nossa medida: por semente, a mudança da mediana de γ/σ (σ do lote) desde a \
+                    época 1, 5% menos 0%, média entre as camadas BN, com Adam e com SGD",
+            caveat: "desde a época 1: da época 0 para a 1, σ passa por um transitório enquanto crescem os pesos antes de cada \
+                     BN",
         },
         ClaimText {
             id: 'f',
-            claim: "Os atípicos empurram γ para cima: o ciclo de realimentação (crescimento do |γ| médio desde a \
-                    inicialização)",
-            paper: "γ cresce mais com atípicos: crescimento a 5% acima do crescimento a 0%",
+            claim: "Os próprios gradientes dos atípicos empurram |γ| para cima mais que os das amostras limpas",
+            paper: "nossa medida do empurrão do ciclo: por amostra, −sign(γ)·∂ℓ/∂γ; ruidosas menos limpas, por camada \
+                    dividido pelo |empurrão| médio, a 5%",
+            caveat: "um gradiente, não um passo: o passo do Adam em γ é de cerca da taxa de aprendizado, qualquer que seja o \
+                     empurrão",
         },
         ClaimText {
             id: 'e',
             claim: "O regularizador γ/σ reduz a memorização enquanto a acurácia limpa se mantém (a 5%, primeiro λ da \
                     varredura)",
-            paper: "acurácia nos rótulos trocados cai mais que o ruído (≥ 2 e.p. binomiais, ≥ 1 pt); acurácia de teste no máximo 1 pt \
-                    menor",
+            paper: "acurácia nos rótulos trocados no fim menor com o regularizador; acurácia de teste no máximo 1 pt menor",
+            caveat: "um só λ e um só tipo de regularizador (o nosso); a varredura abaixo mostra os outros",
         },
     ],
     stats: StatWords {
-        mean_flipped_acc: "acurácia média nos trocados",
-        epochs_bn_above: "épocas com BN acima",
+        drop_in_flipped_acc: "queda da acurácia nos trocados",
+        flipped_acc: "acurácia nos trocados",
+        test_acc: "acurácia de teste",
+        clean_fit: "ajuste das limpas em",
+        at_that_fit: "nesse ajuste",
+        scale_free_grad_auc: "AUC do gradiente invariante à escala",
         noisy_only_auc: "AUC só ruidosas",
+        mean_over_layers: "média entre as camadas",
+        push: "empurrão",
+        scaled: "normalizado",
+        flipped: "trocados",
         noisy: "ruidosas",
         clean: "limpas",
         no_bn: "sem BN",
-        median_gamma_sigma: "mediana γ/σ",
-        at_init: "no início",
-        mean_gamma: "|γ| médio",
-        flipped_acc: "acurácia nos trocados",
-        test_acc: "acurácia de teste",
-        noise_floor: "piso de ruído",
     },
     captions: Captions {
         memorization: "Memorização: acurácia nos membros com rótulo trocado por época, BN (vermelho) e sem BN (azul); linhas mais \
                        grossas para mais ruído.",
-        gradients: "Mediana da norma do gradiente por amostra dentro de um lote de treino, sondas ruidosas (grossas) e limpas \
-                    (claras), por modelo e nível de ruído.",
+        gradients: "Mediana da autoinfluência por passo: quanto a própria margem de uma sonda cresce em um passo do Adam, por \
+                    unidade de taxa de aprendizado, menos o mesmo passo com a sonda trocada por um membro limpo; sondas \
+                    ruidosas (grossas) e limpas (claras), por modelo e nível de ruído. As margens são logits, comparáveis \
+                    entre modelos.",
         gamma_sigma: "Modelos com BN: mediana de γ/σ com o σ do lote, média entre as camadas, a partir do modelo sem treino \
-                      (época 0); o sinal é a mudança desde a época 0 e a distância entre níveis de ruído, não a linha em 1.",
-        gamma: "Modelos com BN: |γ| médio por época por nível de ruído — atípicos empurrando γ para cima é o ciclo de \
-                realimentação do artigo.",
+                      (época 0). Da época 0 para a 1, σ passa por um transitório enquanto crescem os pesos antes de cada BN; \
+                      a comparação a ler é a mudança desde a época 1 entre níveis de ruído (afirmação d), não a linha em 1.",
+        gamma: "Modelos com BN: |γ| médio por época por nível de ruído. Com o Adam cada γ se move cerca da taxa de \
+                aprendizado por passo, qualquer que seja o seu gradiente, então estas curvas mostram no máximo a direção de \
+                um empurrão; a afirmação (f) mede o empurrão por amostra.",
         tradeoff: |noise| {
             format!(
                 "O regularizador com {noise} de rótulos trocados: acurácia nos rótulos trocados e AUC do LiRA contra a \
@@ -378,7 +493,7 @@ mod tests {
         let core = claims_list();
         assert_eq!(core.len(), super::EN.claims.len());
         for (c, t) in core.iter().zip(&super::EN.claims) {
-            assert_eq!((c.id, c.claim, c.paper), (t.id, t.claim, t.paper));
+            assert_eq!((c.id, c.claim, c.paper, c.caveat), (t.id, t.claim, t.paper, t.caveat));
         }
         for lang in crate::Lang::ALL {
             let p = &lang.texts().paper;
@@ -390,26 +505,40 @@ mod tests {
 
     #[test]
     fn every_word_of_our_numbers_is_in_the_list() {
-        // The names of one seed's numbers, as the core writes them (results/paper-mid.json).
-        let names = [
-            "Δ mean flipped acc 1% (pts)",
-            "epochs BN above 1% (%)",
-            "no-BN noisy/clean",
+        // The names of one seed's numbers, as the core's numbers functions write them
+        // (results/paper-mid.json), and every name a claim is tested on.
+        let written = [
+            "BN flipped 1% (%)",
+            "no-BN flipped 5% (%)",
+            "Δ OOD 5% (pts)",
+            "clean fit flipped 5% (%)",
+            "clean fit OOD 5% (%)",
+            "Δ flipped 5% at that fit (pts)",
+            "BN noisy",
+            "no-BN clean",
+            "scale-free grad AUC noisy>clean BN",
+            "scale-free grad AUC noisy>clean no-BN",
+            "Δ AUC OOD 5% (pts)",
             "noisy-only AUC no-BN 5%",
-            "conv1 median γ/σ",
-            "conv1 at init",
-            "Δ mean |γ| 0%",
+            "conv1 Δγ/σ 5% − 0%",
             "flipped acc BN+reg (%)",
             "test acc BN (%)",
-            "noise floor (pts)",
+            "LiRA AUC BN+reg",
         ];
-        let (en, es) = (super::EN.stats.list(), super::ES.stats.list());
-        for name in names {
-            let out = en.iter().zip(es).fold(name.to_string(), |s, (e, x)| s.replace(e, x));
-            assert!(
-                !["mean", "flipped", "noisy", "clean", "no-BN", "init", "acc", "floor", "above"].iter().any(|w| out.contains(w)),
-                "{name} → {out}"
-            );
+        let core = claims_list();
+        let tested = core.iter().flat_map(|c| c.tests.iter().map(|(name, _)| *name));
+        let en = super::EN.stats.list();
+        for lang in [crate::Lang::Es, crate::Lang::Pt] {
+            let words = lang.texts().paper.stats.list();
+            for name in written.into_iter().chain(tested.clone()) {
+                let out = en.iter().zip(words).fold(name.to_string(), |s, (e, x)| s.replace(e, x));
+                assert!(
+                    !["flipped", "noisy", "clean", "no-BN", "fit", "scale-free", "acc", "drop", "push", "scaled", "mean", "layers"]
+                        .iter()
+                        .any(|w| out.contains(w)),
+                    "{lang:?}: {name} → {out}"
+                );
+            }
         }
     }
 }

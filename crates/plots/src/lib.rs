@@ -350,13 +350,15 @@ pub fn live_attack_curves(report: &Report, lang: Lang) -> String {
     lines(t.live_attack_title, t.epoch, "AUC", &series, Some((0.5, t.chance)), lang)
 }
 
-/// Histograms of per-sample gradient norms (last epoch): clean vs noisy, per model.
+/// The scale-free gradient per unit of error of each probe (last epoch, `Mechanism::scaled_grad`),
+/// histograms of clean vs noisy, one panel per model: to be compared within a model.
 pub fn grad_norm_histograms(report: &Report, lang: Lang) -> String {
     let t = &lang.texts().charts;
-    let runs: Vec<&ModelRun> = report.runs.iter().filter(|r| r.last().is_some()).collect();
+    let scaled = |r: &ModelRun| r.last().and_then(|e| e.mechanism.as_ref()).map(|m| m.scaled_grad.clone());
+    let runs: Vec<&ModelRun> = report.runs.iter().filter(|r| scaled(r).is_some()).collect();
     let mut desc = vec![t.grad_hist_desc.to_string()];
     for run in &runs {
-        let g = &run.last().unwrap().grad_norms;
+        let g = scaled(run).unwrap_or_default();
         for (group, v) in [(t.clean, &g.clean), (t.noisy, &g.noisy)] {
             if let Some(m) = median(v) {
                 let said = (t.median_over)(&describe::num(m, lang), &lang.plain(v.len()));
@@ -369,7 +371,7 @@ pub fn grad_norm_histograms(report: &Report, lang: Lang) -> String {
         let all: Vec<f64> = runs
             .iter()
             .flat_map(|r| {
-                let g = &r.last().unwrap().grad_norms;
+                let g = scaled(r).unwrap_or_default();
                 g.clean.iter().chain(&g.noisy).map(|&x| f64::from(x).max(1e-6).log10()).collect::<Vec<_>>()
             })
             .collect();
@@ -387,7 +389,7 @@ pub fn grad_norm_histograms(report: &Report, lang: Lang) -> String {
         keys.add(t.clean, Mark::Square(GREY.mix(0.6).filled()));
         for (i, (run, panel)) in runs.iter().zip(panels.iter()).enumerate() {
             let last = i + 1 == runs.len();
-            let g = &run.last().unwrap().grad_norms;
+            let g = scaled(run).unwrap_or_default();
             let hist = |v: &[f32]| {
                 let mut h = vec![0f64; bins];
                 for &x in v {
@@ -520,8 +522,9 @@ pub fn gamma_sigma_curves(reports: &[&Report], lang: Lang) -> String {
     lines(t.gamma_title, t.epoch_axis, t.median_gamma_sigma, &series, Some((1.0, "γ/σ = 1")), lang)
 }
 
-/// Median per-sample gradient norm (in a training batch) of the noisy (thick) and clean probes
-/// over the epochs, per model.
+/// Median per-step self-influence (`Mechanism::influence_run`: one step of the run's optimizer
+/// moves the sample's own margin this much, per unit learning rate) of the noisy (thick) and clean
+/// probes over the epochs, per model. Margins are logits: comparable across models.
 pub fn grad_norm_curves(report: &Report, lang: Lang) -> String {
     let t = &lang.texts().charts;
     let mut series = Vec::new();
@@ -530,7 +533,10 @@ pub fn grad_norm_curves(report: &Report, lang: Lang) -> String {
             let points = run
                 .epochs
                 .iter()
-                .filter_map(|e| median(if noisy { &e.grad_norms.noisy } else { &e.grad_norms.clean }).map(|m| (e.epoch as f64, m)))
+                .filter_map(|e| {
+                    let g = &e.mechanism.as_ref()?.influence_run;
+                    median(if noisy { &g.noisy } else { &g.clean }).map(|m| (e.epoch as f64, m))
+                })
                 .collect();
             series.push(Line {
                 label: format!("{}: {group}", run_name(report, run, lang)),
@@ -580,13 +586,13 @@ pub fn paper_charts(table: &PaperTable, lang: Lang) -> Vec<(&'static str, String
         if c.noise > 0.0 {
             let width = if c.noise > 0.03 { 3 } else { 1 };
             memo.push(Line { label: tag.clone(), color, dash, width, points: epoch_points(&c.flipped_acc) });
-            grads.push(Line { label: format!("{tag} {}", t.noisy), color, dash, width, points: epoch_points(&c.grad_noisy) });
+            grads.push(Line { label: format!("{tag} {}", t.noisy), color, dash, width, points: epoch_points(&c.influence_noisy) });
             grads.push(Line {
                 label: format!("{tag} {}", t.clean),
                 color: lighter(color),
                 dash,
                 width: 1,
-                points: epoch_points(&c.grad_clean),
+                points: epoch_points(&c.influence_clean),
             });
         }
         if c.batch_norm && !c.gamma_sigma.is_empty() {
@@ -767,6 +773,7 @@ mod tests {
                 steps: (epoch > 0).then_some(2.0),
             }],
             grad_norms: GradNorms { clean: vec![0.5, 1.0, 1.5, 2.0], noisy: vec![3.0, 4.0, 5.0] },
+            mechanism: None,
             canary: None,
         }
     }
