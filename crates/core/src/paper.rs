@@ -780,29 +780,27 @@ impl ClaimRow {
 }
 
 impl PaperTable {
-    /// The claims as a Markdown table (the README's): each claim, the paper's words and our test,
-    /// the tested numbers (mean ± sd over the seeds that have them), the verdict and its caveat.
+    /// The claims as a Markdown table (the README's): each claim, its tested numbers (mean ± sd over
+    /// the seeds that have them) and the verdict. The paper's words and the caveats are in
+    /// [`to_text`](Self::to_text) and the app's panel.
     pub fn to_markdown(&self) -> String {
-        let mut s =
-            String::from("| claim | the paper; our test | ours (mean ± sd over seeds) | verdict | keep in mind |\n|---|---|---|---|---|\n");
+        let mut s = String::from("| claim | tested: mean ± sd over seeds | verdict |\n|---|---|---|\n");
         let cell = |t: &str| t.replace('|', "\\|");
         for r in &self.rows {
             let ours: Vec<String> = r
                 .tests
                 .iter()
                 .filter_map(|t| r.numbers.iter().find(|n| n.name == t.name))
-                .map(|n| format!("{}: {:+.3} ± {:.3}", n.name, n.mean, n.sd))
+                .map(|n| format!("{} {:+.2} ± {:.2}", n.name, n.mean, n.sd))
                 .collect();
             s.push_str(&format!(
-                "| ({}) {} | {} | {} | **{}** ({}/{} seeds) | {} |\n",
+                "| ({}) {} | {} | **{}** ({}/{}) |\n",
                 r.id,
                 cell(&r.claim),
-                cell(&r.paper),
                 cell(&ours.join("; ")),
                 r.verdict(),
                 r.seeds_held,
                 r.seeds_checked,
-                cell(&r.caveat)
             ));
         }
         s
