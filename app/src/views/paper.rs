@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use spotlight_core::paper::{ClaimRow, Outcome, PaperTable, REG_NOISE};
 use spotlight_i18n::Lang;
-use spotlight_i18n::paper::ClaimText;
+use spotlight_i18n::paper::{ClaimText, Said};
 
 use crate::state::Ui;
 
@@ -183,6 +183,15 @@ fn ClaimTable(ui: Ui, rows: Vec<ClaimRow>) -> impl IntoView {
                 let claim = move || text(|c| c.claim, |r| &r.claim);
                 let paper = move || text(|c| c.paper, |r| &r.paper);
                 let caveat = move || text(|c| c.caveat, |r| &r.caveat);
+                // The result in one plain sentence with its rounded number, from the row's own means.
+                let plain = move || {
+                    let lang = ui.lang.get();
+                    r.with_value(|r| {
+                        let get = |name: &str| r.numbers.iter().find(|s| s.name == name).map(|s| s.mean);
+                        let num = |x: f64, decimals: usize| lang.num(x, decimals);
+                        (lang.texts().paper.plain)(r.id, &Said { get: &get, num: &num }).unwrap_or_default()
+                    })
+                };
                 // Under the verdict, each tested number with its bar and its own verdict.
                 let tests = move || {
                     let lang = ui.lang.get();
@@ -201,7 +210,10 @@ fn ClaimTable(ui: Ui, rows: Vec<ClaimRow>) -> impl IntoView {
                 view! {
                     <tr><td>{format!("({id})")}</td><td class="text" data-label=move || t().claim_head>{claim}</td>
                         <td class="text" data-label=move || t().paper_head>{paper}</td>
-                        <td class="text" data-label=move || t().ours_head>{move || r.with_value(|r| ours(ui.lang.get(), r))}</td>
+                        <td class="text" data-label=move || t().ours_head>
+                            <strong class="plain">{plain}</strong>
+                            <div><small>{move || r.with_value(|r| ours(ui.lang.get(), r))}</small></div>
+                        </td>
                         <td class="text" data-label=move || t().verdict_head>
                             <span class=class>{move || r.with_value(|r| verdict(ui.lang.get(), r))}</span>
                             {tests}

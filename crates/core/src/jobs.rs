@@ -232,7 +232,8 @@ pub async fn rehearse(config: &Config, device: &Device) -> Result<usize, RunErro
     let config = Config {
         train_size: 2 * batch,
         test_size: 16,
-        probe_size: 4,
+        // One probe a group runs every measuring path once: all the compiling needs.
+        probe_size: 1,
         batch_size: batch,
         epochs: 1,
         shadow_models: 2,

@@ -347,6 +347,12 @@ fn gamma_sigma_change(run: &ModelRun) -> Option<Vec<(String, f64)>> {
 
 fn numbers_d(r: &[&Report]) -> Option<Numbers> {
     let mut out = Vec::new();
+    // Each noise level's own change (mean over layers), kept per seed in the table.
+    for noise in NOISE_LEVELS {
+        if let Some(c) = find(r, adam(noise), true, None).and_then(gamma_sigma_change) {
+            out.push((format!("Adam Δγ/σ from epoch 1 at {:.0}%", 100.0 * noise), mean_of(&c.iter().map(|(_, v)| *v).collect::<Vec<_>>())));
+        }
+    }
     for (name, with, without) in [("Adam", adam(REG_NOISE), adam(0.0)), ("SGD", sgd(REG_NOISE), sgd(0.0))] {
         let (Some(w), Some(o)) = (find(r, with, true, None), find(r, without, true, None)) else { continue };
         let (Some(cw), Some(co)) = (gamma_sigma_change(w), gamma_sigma_change(o)) else { continue };

@@ -29,9 +29,157 @@ pub struct Paper {
     pub not_held: &'static str,
     pub inconclusive: &'static str,
     pub unchecked: &'static str,
+    /// A claim's result in one plain sentence with its rounded number (`None`: a claim it does not
+    /// know, or a number missing).
+    #[serde(skip)]
+    pub plain: fn(char, &Said) -> Option<String>,
     pub claims: [ClaimText; 8],
     pub stats: StatWords,
     pub captions: Captions,
+}
+
+/// What a claim's plain sentence reads: the mean over seeds of its numbers, by the core's name,
+/// and the language's way of writing a number with so many decimals.
+pub struct Said<'a> {
+    pub get: &'a dyn Fn(&str) -> Option<f64>,
+    pub num: &'a dyn Fn(f64, usize) -> String,
+}
+
+impl Said<'_> {
+    fn get(&self, name: &str) -> Option<f64> {
+        (self.get)(name).filter(|v| v.is_finite())
+    }
+
+    fn num(&self, x: f64, decimals: usize) -> String {
+        (self.num)(x, decimals)
+    }
+
+    /// `x` with its sign, "+3" or "−2".
+    fn signed(&self, x: f64, decimals: usize) -> String {
+        if x >= 0.0 { format!("+{}", self.num(x, decimals)) } else { format!("−{}", self.num(-x, decimals)) }
+    }
+
+    /// 10^x, "1.8".
+    fn times(&self, log10: f64) -> String {
+        self.num(10f64.powf(log10), 1)
+    }
+}
+
+fn plain_en(id: char, s: &Said) -> Option<String> {
+    Some(match id {
+        'a' => format!(
+            "With 5 % wrong labels, BN got {} points more of them “right” — memorized — than no-BN.",
+            s.num(s.get("Δ flipped 5% (pts)")?, 0)
+        ),
+        'g' => format!(
+            "Compared when both fit the clean images equally well, that gap is {} points.",
+            s.signed(s.get("Δ flipped 5% at that fit (pts)")?, 1)
+        ),
+        'b' | 'h' => format!(
+            "One {} step moves a wrong label's own margin {}× as far with BN as without; measured against a clean sample's, {}× as far.",
+            if id == 'b' { "SGD" } else { "Adam" },
+            s.times(s.get("log10 BN/no-BN noisy")?),
+            s.times(s.get("log10 noisy/clean BN − no-BN")?)
+        ),
+        'c' => format!("With 5 % wrong labels, the attacker's AUC is {} points higher against BN.", s.num(s.get("Δ AUC 5% (pts)")?, 0)),
+        'd' => format!(
+            "From epoch 1 on, γ/σ grew {} more with 5 % wrong labels than with none (Adam).",
+            s.signed(s.get("Adam Δγ/σ 5% − 0%, mean over layers")?, 2)
+        ),
+        'f' => {
+            let x = s.get("Adam push noisy − clean (scaled)")?;
+            format!(
+                "Compared with clean samples, wrong labels' own gradients push |γ| {} (by {} % of a typical push).",
+                if x < 0.0 { "down" } else { "up" },
+                s.num(100.0 * x.abs(), 0)
+            )
+        }
+        'e' => format!(
+            "The regularizer cut memorized wrong labels by {} points; test accuracy moved {} points.",
+            s.num(s.get("drop in flipped acc (pts)")?, 0),
+            s.signed(s.get("Δ test acc (pts)")?, 1)
+        ),
+        _ => return None,
+    })
+}
+
+fn plain_es(id: char, s: &Said) -> Option<String> {
+    Some(match id {
+        'a' => format!(
+            "Con un 5 % de etiquetas erróneas, BN “acertó” —memorizó— {} puntos más de ellas que el modelo sin BN.",
+            s.num(s.get("Δ flipped 5% (pts)")?, 0)
+        ),
+        'g' => format!(
+            "Comparados cuando ambos ajustan igual de bien las imágenes limpias, esa diferencia es de {} puntos.",
+            s.signed(s.get("Δ flipped 5% at that fit (pts)")?, 1)
+        ),
+        'b' | 'h' => format!(
+            "Un paso de {} mueve el margen de una etiqueta errónea {} veces más lejos con BN que sin BN; frente al de una muestra limpia, {} veces.",
+            if id == 'b' { "SGD" } else { "Adam" },
+            s.times(s.get("log10 BN/no-BN noisy")?),
+            s.times(s.get("log10 noisy/clean BN − no-BN")?)
+        ),
+        'c' => format!(
+            "Con un 5 % de etiquetas erróneas, el AUC del atacante es {} puntos mayor contra BN.",
+            s.num(s.get("Δ AUC 5% (pts)")?, 0)
+        ),
+        'd' => format!(
+            "Desde la época 1, γ/σ creció {} más con un 5 % de etiquetas erróneas que sin ninguna (Adam).",
+            s.signed(s.get("Adam Δγ/σ 5% − 0%, mean over layers")?, 2)
+        ),
+        'f' => {
+            let x = s.get("Adam push noisy − clean (scaled)")?;
+            format!(
+                "Frente a las muestras limpias, los gradientes propios de las etiquetas erróneas empujan |γ| hacia {} (un {} % de un empuje típico).",
+                if x < 0.0 { "abajo" } else { "arriba" },
+                s.num(100.0 * x.abs(), 0)
+            )
+        }
+        'e' => format!(
+            "El regularizador redujo en {} puntos las etiquetas erróneas memorizadas; la exactitud en prueba cambió {} puntos.",
+            s.num(s.get("drop in flipped acc (pts)")?, 0),
+            s.signed(s.get("Δ test acc (pts)")?, 1)
+        ),
+        _ => return None,
+    })
+}
+
+fn plain_pt(id: char, s: &Said) -> Option<String> {
+    Some(match id {
+        'a' => format!(
+            "Com 5% de rótulos errados, a BN “acertou” — decorou — {} pontos a mais deles que o modelo sem BN.",
+            s.num(s.get("Δ flipped 5% (pts)")?, 0)
+        ),
+        'g' => format!(
+            "Comparados quando os dois ajustam igualmente bem as imagens limpas, essa diferença é de {} pontos.",
+            s.signed(s.get("Δ flipped 5% at that fit (pts)")?, 1)
+        ),
+        'b' | 'h' => format!(
+            "Um passo de {} move a margem de um rótulo errado {} vezes mais longe com BN do que sem; comparado ao de uma amostra limpa, {} vezes.",
+            if id == 'b' { "SGD" } else { "Adam" },
+            s.times(s.get("log10 BN/no-BN noisy")?),
+            s.times(s.get("log10 noisy/clean BN − no-BN")?)
+        ),
+        'c' => format!("Com 5% de rótulos errados, a AUC do atacante é {} pontos maior contra a BN.", s.num(s.get("Δ AUC 5% (pts)")?, 0)),
+        'd' => format!(
+            "A partir da época 1, γ/σ cresceu {} a mais com 5% de rótulos errados do que sem nenhum (Adam).",
+            s.signed(s.get("Adam Δγ/σ 5% − 0%, mean over layers")?, 2)
+        ),
+        'f' => {
+            let x = s.get("Adam push noisy − clean (scaled)")?;
+            format!(
+                "Comparados às amostras limpas, os gradientes próprios dos rótulos errados empurram |γ| para {} ({}% de um empurrão típico).",
+                if x < 0.0 { "baixo" } else { "cima" },
+                s.num(100.0 * x.abs(), 0)
+            )
+        }
+        'e' => format!(
+            "O regularizador cortou {} pontos dos rótulos errados decorados; a acurácia de teste mudou {} pontos.",
+            s.num(s.get("drop in flipped acc (pts)")?, 0),
+            s.signed(s.get("Δ test acc (pts)")?, 1)
+        ),
+        _ => return None,
+    })
 }
 
 /// One claim: what it says, what the paper's rule is and what its verdict does not say, by its
@@ -64,12 +212,16 @@ pub struct StatWords {
     pub noisy: &'static str,
     pub clean: &'static str,
     pub no_bn: &'static str,
+    /// "(pts)", percentage points.
+    pub points: &'static str,
+    pub from_epoch_1_at: &'static str,
 }
 
 impl StatWords {
     /// The words in the order they are replaced.
-    pub fn list(&self) -> [&'static str; 14] {
+    pub fn list(&self) -> [&'static str; 16] {
         [
+            self.from_epoch_1_at,
             self.drop_in_flipped_acc,
             self.flipped_acc,
             self.test_acc,
@@ -84,6 +236,7 @@ impl StatWords {
             self.noisy,
             self.clean,
             self.no_bn,
+            self.points,
         ]
     }
 }
@@ -127,6 +280,7 @@ pub const EN: Paper = Paper {
     not_held: "did not hold",
     inconclusive: "inconclusive",
     unchecked: "could not be checked",
+    plain: plain_en,
     claims: [
         ClaimText {
             id: 'a',
@@ -196,6 +350,8 @@ pub const EN: Paper = Paper {
         noisy: "noisy",
         clean: "clean",
         no_bn: "no-BN",
+        points: "(pts)",
+        from_epoch_1_at: "from epoch 1 at",
     },
     captions: Captions {
         memorization: "Memorization: accuracy on flipped members per epoch, BN (red) and no-BN (blue); thicker lines for \
@@ -247,6 +403,7 @@ pub const ES: Paper = Paper {
     not_held: "no se cumplió",
     inconclusive: "no concluyente",
     unchecked: "no se pudo comprobar",
+    plain: plain_es,
     claims: [
         ClaimText {
             id: 'a',
@@ -325,6 +482,8 @@ pub const ES: Paper = Paper {
         noisy: "ruidosas",
         clean: "limpias",
         no_bn: "sin BN",
+        points: "(puntos)",
+        from_epoch_1_at: "desde la época 1 con",
     },
     captions: Captions {
         memorization: "Memorización: exactitud en los miembros con etiqueta invertida por época, BN (rojo) y sin BN (azul); líneas más \
@@ -377,6 +536,7 @@ pub const PT: Paper = Paper {
     not_held: "não confirmada",
     inconclusive: "inconclusiva",
     unchecked: "não pôde ser verificada",
+    plain: plain_pt,
     claims: [
         ClaimText {
             id: 'a',
@@ -454,6 +614,8 @@ pub const PT: Paper = Paper {
         noisy: "ruidosas",
         clean: "limpas",
         no_bn: "sem BN",
+        points: "(pontos)",
+        from_epoch_1_at: "desde a época 1 com",
     },
     captions: Captions {
         memorization: "Memorização: acurácia nos membros com rótulo trocado por época, BN (vermelho) e sem BN (azul); linhas mais \
@@ -487,6 +649,25 @@ impl Paper {
 #[cfg(test)]
 mod tests {
     use spotlight_core::paper::{REG_NOISE, claims_list};
+
+    #[test]
+    fn every_claim_has_a_plain_sentence_with_its_number() {
+        // A sentence reads only numbers its claim is tested on (so the core writes them whenever
+        // the claim has a verdict), and writes one of them: here a marked made-up value.
+        let core = claims_list();
+        let names: Vec<&str> = core.iter().flat_map(|c| c.tests.iter().map(|(name, _)| *name)).collect();
+        let get = |n: &str| names.contains(&n).then_some(0.5);
+        let num = |x: f64, _: usize| format!("<{x}>");
+        let said = super::Said { get: &get, num: &num };
+        for lang in crate::Lang::ALL {
+            let p = &lang.texts().paper;
+            for c in &p.claims {
+                let s = (p.plain)(c.id, &said).unwrap_or_else(|| panic!("{lang:?} ({}) has no sentence", c.id));
+                assert!(s.contains('<'), "{lang:?} ({}): {s}", c.id);
+            }
+            assert_eq!((p.plain)('z', &said), None);
+        }
+    }
 
     #[test]
     fn english_is_the_cores() {
@@ -524,6 +705,7 @@ mod tests {
             "flipped acc BN+reg (%)",
             "test acc BN (%)",
             "LiRA AUC BN+reg",
+            "Adam Δγ/σ from epoch 1 at 5%",
         ];
         let core = claims_list();
         let tested = core.iter().flat_map(|c| c.tests.iter().map(|(name, _)| *name));
@@ -533,9 +715,24 @@ mod tests {
             for name in written.into_iter().chain(tested.clone()) {
                 let out = en.iter().zip(words).fold(name.to_string(), |s, (e, x)| s.replace(e, x));
                 assert!(
-                    !["flipped", "noisy", "clean", "no-BN", "fit", "scale-free", "acc", "drop", "push", "scaled", "mean", "layers"]
-                        .iter()
-                        .any(|w| out.contains(w)),
+                    ![
+                        "flipped",
+                        "noisy",
+                        "clean",
+                        "no-BN",
+                        "fit",
+                        "scale-free",
+                        "acc",
+                        "drop",
+                        "push",
+                        "scaled",
+                        "mean",
+                        "layers",
+                        "from",
+                        "(pts)"
+                    ]
+                    .iter()
+                    .any(|w| out.contains(w)),
                     "{lang:?}: {name} → {out}"
                 );
             }

@@ -733,7 +733,7 @@ pub fn roc_curves(report: &Report, lang: Lang) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use spotlight_core::report::{GradNorms, LayerGammaSigma};
+    use spotlight_core::report::{GradNorms, LayerGammaSigma, Mechanism, ProbeValues};
 
     #[test]
     fn empty_report_charts_do_not_panic() {
@@ -751,6 +751,10 @@ mod tests {
         for (_, svg) in paper_charts(&t, Lang::En) {
             assert!(svg.contains("<svg") && !svg.contains("chart error"), "{svg}");
         }
+    }
+
+    fn probes() -> ProbeValues {
+        ProbeValues { clean: vec![0.5, 1.0, 1.5, 2.0], noisy: vec![3.0, 4.0, 5.0] }
     }
 
     fn epoch(epoch: usize, acc: f64) -> EpochRecord {
@@ -773,7 +777,12 @@ mod tests {
                 steps: (epoch > 0).then_some(2.0),
             }],
             grad_norms: GradNorms { clean: vec![0.5, 1.0, 1.5, 2.0], noisy: vec![3.0, 4.0, 5.0] },
-            mechanism: None,
+            mechanism: Some(Mechanism {
+                influence_sgd: probes(),
+                influence_run: probes(),
+                scaled_grad: probes(),
+                gamma_push: vec![probes()],
+            }),
             canary: None,
         }
     }
