@@ -56,7 +56,7 @@ fn App() -> impl IntoView {
             web::replace_query(&ui.share_query(&ui.config.get_untracked()));
             let link = Link { config: ui.config.get_untracked(), ..parsed };
             match link::autorun(&link, be.gpu, web::in_foreign_frame()) {
-                AutoRun::Start => ui.start(),
+                AutoRun::Start => session::start(ui),
                 AutoRun::Ask(why) if !ui.busy() => ui.ask.set(Some(why)),
                 AutoRun::Ask(_) | AutoRun::No => {}
             }

@@ -14,11 +14,44 @@ use spotlight_core::experiment::{Experiment, Phase};
 use spotlight_core::experiment_data::ExperimentData;
 
 use crate::backend::{self, Backend};
-use crate::state::{Activity, Bar, BenchNote, Doing, Ui};
+use crate::state::{Activity, Bar, BenchNote, Doing, Loading, Ui};
 use crate::{data_text, datasets, pool, web};
 
 /// Timed training steps per model and backend in the benchmark (after the warm-up).
 const BENCH_STEPS: usize = 10;
+
+/// Starts the experiment in the controls, unless something is running.
+pub fn start(ui: Ui) {
+    if !ui.busy() {
+        leptos::task::spawn_local(async move {
+            run_now(ui).await;
+        });
+    }
+}
+
+/// Runs the experiment in the controls (unless something is running) and waits for its end.
+pub async fn run_now(ui: Ui) -> Option<ComparisonTime> {
+    if ui.busy() {
+        return None;
+    }
+    // Busy from here on, before the first await: a second click cannot start a second run.
+    ui.activity.set(Activity::Loading(Loading::Starting));
+    ui.ask.set(None);
+    ui.runs_started.update(|n| *n += 1);
+    let flag = Arc::new(AtomicBool::new(false));
+    ui.cancel.set_value(flag.clone());
+    ui.bar.set(Bar::default());
+    ui.report.set(None);
+    ui.times.set(None);
+    // What a course link hides is not computed (a hidden attack trains no shadow model).
+    let config = ui.course.with_value(|c| c.trim(&ui.config.get_untracked()));
+    run(config, ui, flag).await
+}
+
+/// Cancels the running experiment (it stops at its next step).
+pub fn stop(ui: Ui) {
+    ui.cancel.get_value().store(true, Ordering::Relaxed);
+}
 
 /// Runs one experiment, updating the signals as it goes; returns its wall time by phase (also
 /// when cancelled) once it has started training.
@@ -219,7 +252,7 @@ pub async fn run_bench(ui: Ui) {
     ui.bench_note.set(BenchNote::TimingComparison(be.label.clone()));
     // No await between these two: nothing else can start in between.
     ui.activity.set(Activity::Idle);
-    let comparison = ui.run_now().await;
+    let comparison = run_now(ui).await;
     ui.bench.update(|b| b.comparison = comparison);
     ui.bench_note.set(match ui.activity.get_untracked() {
         Activity::Done => BenchNote::Done,

@@ -2,12 +2,11 @@
 //! reads ([`Ui`]). One table of settings (the core's `Config`) drives the controls and the URL.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use spotlight_core::backend::BackendName;
-use spotlight_core::bench::{BenchReport, ComparisonTime, PhaseTimes};
+use spotlight_core::bench::{BenchReport, PhaseTimes};
 use spotlight_core::board;
 use spotlight_core::config::Config;
 use spotlight_core::course::Course;
@@ -18,7 +17,7 @@ use spotlight_core::{Report, Variant};
 use spotlight_i18n::{Lang, Texts};
 
 use crate::backend::{self, Backend};
-use crate::{notice_text, session, web};
+use crate::{notice_text, web};
 
 /// What the lenses show before a page's first run: the page's CPU default run, measured earlier with
 /// the CLI (`spotlight run --link 'train_size=1000&epochs=6&probe_size=16' --preview results/default-cpu.json`; a
@@ -238,38 +237,6 @@ impl Ui {
                 n.remove(0);
             }
         });
-    }
-
-    /// Starts the experiment in the controls, unless something is running.
-    pub fn start(self) {
-        if !self.busy() {
-            spawn_local(async move {
-                self.run_now().await;
-            });
-        }
-    }
-
-    /// Runs the experiment in the controls (unless something is running) and waits for its end.
-    pub async fn run_now(self) -> Option<ComparisonTime> {
-        if self.busy() {
-            return None;
-        }
-        // Busy from here on, before the first await: a second click cannot start a second run.
-        self.activity.set(Activity::Loading(Loading::Starting));
-        self.ask.set(None);
-        self.runs_started.update(|n| *n += 1);
-        let flag = Arc::new(AtomicBool::new(false));
-        self.cancel.set_value(flag.clone());
-        self.bar.set(Bar::default());
-        self.report.set(None);
-        self.times.set(None);
-        // What a course link hides is not computed (a hidden attack trains no shadow model).
-        let config = self.course.with_value(|c| c.trim(&self.config.get_untracked()));
-        session::run(config, self, flag).await
-    }
-
-    pub fn stop(self) {
-        self.cancel.get_value().store(true, Ordering::Relaxed);
     }
 
     /// Sets the config and the page's URL with it.

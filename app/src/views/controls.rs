@@ -3,27 +3,12 @@
 //! cancel buttons, and the share link.
 
 use leptos::prelude::*;
-use spotlight_core::config::{BASIC, Config, ConfigError, ConfigProblem, DatasetName, FIELDS, Field, Kind, OodSourceName};
+use spotlight_core::config::{BASIC, Config, ConfigError, ConfigProblem, FIELDS, Field, Kind, presets};
 use spotlight_i18n::controls::{CpuSize, PRESETS};
 
-use crate::notice_text;
 use crate::state::Ui;
 use crate::views::share::{CourseLink, ShareLink};
-
-/// The paper's settings, one click away, built on `d`: the default sized to the page's backend.
-/// Their names are the page's texts (`controls.presets`, in this order).
-fn presets(d: Config) -> [Config; PRESETS] {
-    [
-        d.clone(),
-        Config { regularizer: true, reg_strength: 0.05, ..d.clone() },
-        Config { label_noise: 0.2, ..d.clone() },
-        Config { label_noise: 0.0, ..d.clone() },
-        Config { label_noise: 0.0, ood_fraction: 0.05, ood_source: OodSourceName::Other, ..d.clone() },
-        Config { dataset: DatasetName::Fashion, ..d.clone() },
-        // Tiny (a quick look).
-        Config { train_size: 500, test_size: 500, epochs: 2, batch_size: 50, shadow_models: 2, probe_size: 32, ..d },
-    ]
-}
+use crate::{notice_text, session};
 
 /// The field's value as a control shows it.
 fn shown(ui: Ui, field: &'static Field) -> String {
@@ -150,10 +135,10 @@ pub fn Controls(ui: Ui) -> impl IntoView {
     view! {
         <section class="controls" aria-label=ui.tr(|t| t.controls.section_label)>
             <div class="buttons">
-                <button id="run" on:click=move |_| ui.start() disabled=move || ui.activity.with(|a| a.busy())>
+                <button id="run" on:click=move |_| session::start(ui) disabled=move || ui.activity.with(|a| a.busy())>
                     {move || if ui.report.with(|r| r.is_some()) { ui.t().controls.rerun } else { ui.t().controls.run }}
                 </button>
-                <button id="cancel" on:click=move |_| ui.stop() disabled=move || !running()>{ui.tr(|t| t.controls.cancel)}</button>
+                <button id="cancel" on:click=move |_| session::stop(ui) disabled=move || !running()>{ui.tr(|t| t.controls.cancel)}</button>
             </div>
             <details class="settings more" open=!narrow>
                 <summary>{ui.tr(|t| t.controls.settings)}</summary>
@@ -167,7 +152,7 @@ pub fn Controls(ui: Ui) -> impl IntoView {
                 <span>{ui.tr(|t| t.controls.preset)}</span>
                 <select name="preset" on:change=move |ev| {
                     if let Ok(i) = event_target_value(&ev).parse::<usize>()
-                        && let Some(c) = presets(ui.base.get_untracked()).into_iter().nth(i)
+                        && let Some(c) = presets(&ui.base.get_untracked()).into_iter().nth(i)
                     {
                         // A preset keeps the student's drawing.
                         let now = ui.config.get_untracked();

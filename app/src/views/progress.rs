@@ -11,7 +11,7 @@ use spotlight_plots::model_name;
 
 use crate::run_text::run_error;
 use crate::state::{Activity, Doing, Loading, Ui};
-use crate::web;
+use crate::{session, web};
 
 #[component]
 pub fn ProgressView(ui: Ui) -> impl IntoView {
@@ -57,7 +57,7 @@ pub fn ProgressView(ui: Ui) -> impl IntoView {
             <div id="progress-text" aria-hidden="true">{text}</div>
             <p id="progress-status" class="sr-only" role="status" aria-live="polite">{announced}</p>
             <Show when=move || matches!(ui.activity.get(), Activity::LoadFailed(_))>
-                <button id="retry" on:click=move |_| ui.start()>{ui.tr(|t| t.status.progress.retry)}</button>
+                <button id="retry" on:click=move |_| session::start(ui)>{ui.tr(|t| t.status.progress.retry)}</button>
             </Show>
             <AutoRunAsk ui />
             <ModelErrors ui />
@@ -158,7 +158,7 @@ fn AutoRunAsk(ui: Ui) -> impl IntoView {
         <Show when=move || ui.ask.with(Option::is_some)>
             <div id="autorun-ask" class="ask" role="alertdialog" aria-label=ui.tr(|t| t.status.progress.ask_label)>
                 <p>{move || ui.ask.get().map(|why| crate::notice_text::ask(ui.lang.get(), &why)).unwrap_or_default()}</p>
-                <button id="autorun-start" on:click=move |_| ui.start()>{ui.tr(|t| t.status.progress.start_it)}</button>
+                <button id="autorun-start" on:click=move |_| session::start(ui)>{ui.tr(|t| t.status.progress.start_it)}</button>
                 <button id="autorun-dismiss" on:click=move |_| ui.ask.set(None)>{ui.tr(|t| t.status.progress.not_now)}</button>
             </div>
         </Show>

@@ -1,7 +1,6 @@
 //! `spotlight`: Spotlight's experiments, headless. Argument parsing and files only; every
 //! experiment step is spotlight-core's.
 
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -9,13 +8,14 @@ use std::time::Instant;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use spotlight_core::backend::{BackendName, native_device};
-use spotlight_core::config::{DatasetName, OptimizerName};
+use spotlight_core::config::DatasetName;
 use spotlight_core::data::Dataset;
 use spotlight_core::report::{Report, median};
-use spotlight_core::{Config, jobs, link, paper};
+use spotlight_core::{Config, link, paper};
 use spotlight_core::{driver, experiment, threads};
 
 mod bench;
+mod grid;
 
 const AFTER_HELP: &str = "\
 Backends: ndarray, flex (also spelled cpu), wgpu (also webgpu; needs the `wgpu` feature), as in links.
@@ -162,7 +162,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Cmd::Run(a) => cmd_run(a),
-        Cmd::Paper(a) => cmd_paper(a),
+        Cmd::Paper(a) => grid::cmd_paper(a),
         Cmd::Bench(a) => bench::cmd_bench(a),
         Cmd::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "spotlight", &mut std::io::stdout());
@@ -345,158 +345,6 @@ fn read_config_file(f: &Path) -> Result<String, Fail> {
     std::fs::read_to_string(f).map_err(|e| Fail(2, format!("{}: {e}", f.display())))
 }
 
-fn cmd_paper(args: PaperArgs) -> Result<(), Fail> {
-    let PaperArgs { quick, size, seeds: n_seeds, seed: first_seed, backend, out_dir, shard, jobs, merge, data_dir: dir, quiet } = args;
-    let size = size.unwrap_or(if quick { paper::Size::Quick } else { paper::Size::Full });
-    let n_seeds = n_seeds.unwrap_or(if size == paper::Size::Full { 1 } else { 3 });
-    let out_dir = merge.clone().unwrap_or(out_dir);
-    let seeds: Vec<u64> = (0..n_seeds).map(|i| first_seed + i).collect();
-    let grid = paper::grid(size, &seeds);
-    let all_jobs = grid_jobs(&grid);
-    let store = out_dir.join("jobs");
-    std::fs::create_dir_all(&store).map_err(|e| Fail(1, format!("{}: {e}", store.display())))?;
-    let started = Instant::now();
-    match (shard, jobs, &merge) {
-        (Some(Shard { i, n }), _, _) => {
-            run_jobs(&all_jobs, i, n, &store, &dir, backend, quiet)?;
-            return Ok(());
-        }
-        (None, Some(j), _) => {
-            let j = j.clamp(1, 64);
-            let exe = std::env::current_exe().map_err(|e| Fail(1, e.to_string()))?;
-            let mut children = Vec::new();
-            for i in 0..j {
-                let mut c = std::process::Command::new(&exe);
-                c.args(shard_args(size, n_seeds, first_seed, backend, Shard { i: i as usize, n: j as usize }, &out_dir, &dir));
-                children.push(c.spawn().map_err(|e| Fail(1, format!("starting shard {i}/{j}: {e}")))?);
-            }
-            let mut failed = Vec::new();
-            for (i, mut ch) in children.into_iter().enumerate() {
-                let ok = ch.wait().map(|s| s.success()).unwrap_or(false);
-                if !ok {
-                    failed.push(i);
-                }
-            }
-            if !failed.is_empty() {
-                let e = Fail(1, format!("shards {failed:?} of {j} failed; their finished jobs are kept in {}", store.display()));
-                return Err(keep_finished(&grid, &store, &out_dir, &dir, e));
-            }
-        }
-        (None, None, Some(_)) => {}
-        (None, None, None) => {
-            if let Err(e) = run_jobs(&all_jobs, 0, 1, &store, &dir, backend, quiet) {
-                return Err(keep_finished(&grid, &store, &out_dir, &dir, e));
-            }
-        }
-    }
-    merge_grid(&grid, size, &store, &out_dir, &dir, started)
-}
-
-/// After a failure in the grid: writes the report of every experiment whose jobs all finished
-/// (the jobs themselves are already kept), and says so with the failure.
-fn keep_finished(grid: &[Config], store: &Path, out_dir: &Path, data_dir: &Path, failure: Fail) -> Fail {
-    let Fail(code, msg) = failure;
-    match write_reports(grid, store, out_dir, data_dir) {
-        Ok(done) => Fail(
-            code,
-            format!(
-                "{msg}\n{} of {} reports were complete and are written in {}",
-                done.reports.len(),
-                grid.len(),
-                out_dir.join("reports").display()
-            ),
-        ),
-        Err(Fail(_, more)) => Fail(code, format!("{msg}\n(and writing the finished reports failed: {more})")),
-    }
-}
-
-/// What [`write_reports`] found in the job store.
-struct Written {
-    reports: Vec<Report>,
-    /// Jobs of the grid without a result yet.
-    missing: usize,
-    /// "model (noise, seed): reason" for every model that stopped early.
-    diverged: Vec<String>,
-}
-
-/// Builds every report of the grid whose jobs are all in the store and writes each to
-/// OUT/reports/ (atomically), in the grid's order.
-fn write_reports(grid: &[Config], store: &Path, out_dir: &Path, data_dir: &Path) -> Result<Written, Fail> {
-    let reports_dir = out_dir.join("reports");
-    std::fs::create_dir_all(&reports_dir).map_err(|e| Fail(1, format!("{}: {e}", reports_dir.display())))?;
-    let mut results = std::collections::HashMap::new();
-    for job in grid_jobs(grid) {
-        if let Some(r) = read_job(store, &job.key()) {
-            results.insert(r.key.clone(), r);
-        }
-    }
-    let mut out = Written { reports: Vec::new(), missing: 0, diverged: Vec::new() };
-    for (i, config) in grid.iter().enumerate() {
-        let ds = load_dataset(data_dir, config.dataset)?;
-        let other = needs_other(config).then(|| load_dataset(data_dir, config.dataset.other())).transpose()?;
-        match jobs::assemble(config, &ds, other.as_ref(), |k| results.get(k)) {
-            Ok(r) => {
-                let name = format!(
-                    "{:02}-noise{:.0}-{}-seed{}.json",
-                    i + 1,
-                    100.0 * config.label_noise,
-                    if config.regularizer { format!("reg{}", config.reg_strength) } else { "compare".into() },
-                    config.seed
-                );
-                write_atomic(&reports_dir.join(name), &r.to_json())?;
-                for run in &r.runs {
-                    if let Some(e) = &run.error {
-                        out.diverged.push(format!(
-                            "{} (noise {:.0}%, seed {}): {e}",
-                            r.variant(run).label(),
-                            100.0 * config.label_noise,
-                            config.seed
-                        ));
-                    }
-                }
-                out.reports.push(r);
-            }
-            Err(jobs::AssembleError::Missing(m)) => out.missing += m.len(),
-            Err(e) => return Err(Fail(1, e.to_string())),
-        }
-    }
-    Ok(out)
-}
-
-/// The arguments of `paper --jobs`' child process for one shard (after the program name).
-fn shard_args(
-    size: paper::Size,
-    n_seeds: u64,
-    first_seed: u64,
-    backend: BackendName,
-    shard: Shard,
-    out_dir: &Path,
-    data_dir: &Path,
-) -> Vec<OsString> {
-    let mut a: Vec<OsString> = ["paper", "--size", size.name(), "--seeds", &n_seeds.to_string(), "--seed", &first_seed.to_string()]
-        .into_iter()
-        .map(OsString::from)
-        .collect();
-    a.extend(["--backend", backend.as_str(), "--shard", &format!("{}/{}", shard.i, shard.n), "--quiet"].map(OsString::from));
-    a.extend([OsString::from("--out-dir"), out_dir.into(), OsString::from("--data-dir"), data_dir.into()]);
-    a
-}
-
-/// Every job of the grid, each once, in a fixed order.
-fn grid_jobs(grid: &[Config]) -> Vec<jobs::Job> {
-    let mut seen = std::collections::HashSet::new();
-    grid.iter().flat_map(jobs::jobs_of).filter(|j| seen.insert(j.key())).collect()
-}
-
-fn job_path(store: &Path, key: &str) -> PathBuf {
-    store.join(format!("{key}.json"))
-}
-
-fn read_job(store: &Path, key: &str) -> Option<jobs::JobResult> {
-    let text = std::fs::read_to_string(job_path(store, key)).ok()?;
-    serde_json::from_str::<jobs::JobResult>(&text).ok().filter(|r| r.key == key)
-}
-
 /// Writes `contents` to `path` through a temporary file and a rename: a crash never leaves half a file.
 pub fn write_atomic(path: &Path, contents: &str) -> Result<(), Fail> {
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
@@ -504,80 +352,10 @@ pub fn write_atomic(path: &Path, contents: &str) -> Result<(), Fail> {
     std::fs::rename(&tmp, path).map_err(|e| Fail(1, format!("{}: {e}", path.display())))
 }
 
-/// Runs the jobs of shard `i` of `n` that have no result in `store` yet.
-fn run_jobs(all: &[jobs::Job], i: usize, n: usize, store: &Path, data_dir: &Path, backend: BackendName, quiet: bool) -> Result<(), Fail> {
-    let mine: Vec<&jobs::Job> = all.iter().enumerate().filter(|(k, _)| k % n == i).map(|(_, j)| j).collect();
-    let todo: Vec<&jobs::Job> = mine.iter().copied().filter(|j| read_job(store, &j.key()).is_none()).collect();
-    eprintln!("shard {i}/{n}: {} jobs, {} already done, {} to run", mine.len(), mine.len() - todo.len(), todo.len());
-    let (device, name) = native_device(backend).map_err(|e| Fail(1, e))?;
-    let mut cache: Option<(DatasetName, Dataset)> = None;
-    let clock = Instant::now();
-    for (k, job) in todo.iter().enumerate() {
-        if cache.as_ref().is_none_or(|(d, _)| *d != job.config.dataset) {
-            cache = Some((job.config.dataset, load_dataset(data_dir, job.config.dataset)?));
-        }
-        let ds = &cache.as_ref().expect("just set").1;
-        let other = needs_other(&job.config).then(|| load_dataset(data_dir, job.config.dataset.other())).transpose()?;
-        let t = Instant::now();
-        let result = threads::on_pool(|| {
-            pollster::block_on(jobs::run_job(job, ds, other.as_ref(), &device, &name, || clock.elapsed().as_secs_f64()))
-        })
-        .map_err(|e| Fail(1, format!("{}: {e}", job.describe())))?;
-        write_atomic(&job_path(store, &result.key), &serde_json::to_string(&result).expect("serializable"))?;
-        if !quiet {
-            eprintln!("  [{}/{}] {} ({:.1} s)", k + 1, todo.len(), job.describe(), t.elapsed().as_secs_f64());
-        }
-    }
-    Ok(())
-}
-
-fn needs_other(c: &Config) -> bool {
-    c.ood_fraction > 0.0 && c.ood_source == spotlight_core::config::OodSourceName::Other
-}
-
-/// Builds every report of the grid from the job store, writes each, then the claims table.
-fn merge_grid(grid: &[Config], size: paper::Size, store: &Path, out_dir: &Path, data_dir: &Path, started: Instant) -> Result<(), Fail> {
-    let Written { reports, missing, diverged } = write_reports(grid, store, out_dir, data_dir)?;
-    if missing > 0 {
-        return Err(Fail(
-            1,
-            format!("{missing} job(s) of the grid have no result in {} yet; run the missing shards, then --merge again", store.display()),
-        ));
-    }
-    let table = paper::claims(&reports);
-    println!("\nThe paper's directions, on our runs ({} size):\n", size.name());
-    print!("{}", table.to_text());
-    let json = serde_json::json!({ "size": size.name(), "table": table });
-    let json_path = out_dir.join("paper-report.json");
-    write_atomic(&json_path, &serde_json::to_string_pretty(&json).expect("serializable"))?;
-    write_atomic(&out_dir.join("paper-table.md"), &table.to_markdown())?;
-    let svg_path = out_dir.join("paper-memorization.svg");
-    // The Adam arm's flipped-label runs (not the SGD arm's, not the regularizer's).
-    let noisy: Vec<&Report> = reports
-        .iter()
-        .filter(|r| r.config.label_noise > 0.0 && !r.config.regularizer && r.config.optimizer == OptimizerName::Adam)
-        .collect();
-    let title = "Memorization: accuracy on flipped labels (thick), clean and test";
-    write_atomic(&svg_path, &spotlight_plots::accuracy_curves(&noisy, title, spotlight_plots::Lang::En))?;
-    let trade_path = out_dir.join("paper-tradeoff.svg");
-    write_atomic(&trade_path, &spotlight_plots::tradeoff_chart(&table, spotlight_plots::Lang::En))?;
-    println!(
-        "\nwall time {:.1} s; wrote {}, paper-table.md, {}, {} and {} reports in {}",
-        started.elapsed().as_secs_f64(),
-        json_path.display(),
-        svg_path.display(),
-        trade_path.display(),
-        reports.len(),
-        out_dir.join("reports").display()
-    );
-    if !diverged.is_empty() {
-        return Err(Fail(1, format!("models diverged:\n  {}", diverged.join("\n  "))));
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
+    use std::ffi::OsString;
+
     use super::*;
 
     #[test]
@@ -587,7 +365,8 @@ mod tests {
 
     #[test]
     fn a_shards_child_arguments_parse_back() {
-        let args = shard_args(paper::Size::Mid, 3, 7, BackendName::Flex, Shard { i: 1, n: 4 }, Path::new("out dir"), Path::new("data"));
+        let args =
+            grid::shard_args(paper::Size::Mid, 3, 7, BackendName::Flex, Shard { i: 1, n: 4 }, Path::new("out dir"), Path::new("data"));
         let cli = Cli::try_parse_from(std::iter::once(OsString::from("spotlight")).chain(args)).unwrap_or_else(|e| panic!("{e}"));
         let Cmd::Paper(p) = cli.command else { panic!("not the paper command") };
         assert_eq!((p.size, p.seeds, p.seed, p.backend), (Some(paper::Size::Mid), Some(3), 7, BackendName::Flex));

@@ -202,7 +202,9 @@ fn a_missing_value_a_huge_config_and_a_diverged_model_are_errors() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("did not complete") && err.contains("no-BN"), "{err}");
-    assert!(runs_of(&report)[0]["error"].is_string(), "the report keeps the error");
+    let error = &runs_of(&report)[0]["error"];
+    assert_eq!(error["kind"], "non_finite", "the report keeps the error, by its kind: {error}");
+    assert_eq!((error["epoch"].as_u64(), error["value"].as_str()), (Some(1), Some("NaN")), "{error}");
 }
 
 /// `bench` prints the conditions its figures were taken under (build, machine, threads, the vector

@@ -5,7 +5,7 @@ use std::fmt;
 
 use burn::tensor::Device;
 
-use crate::config::ReadError;
+use crate::read::ReadError;
 
 /// A backend Spotlight can run on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,7 +7,8 @@
 //! memorization chart); `tour=N` opens the tour at step N; `lang=es` opens the page in that
 //! language (one of [`LANGS`]). The Run and Cancel buttons and the progress are never hidden.
 
-use crate::config::{BASIC, FIELDS, Kind, ReadError};
+use crate::fields::{BASIC, FIELDS, Kind};
+use crate::read::ReadError;
 
 /// The views a link can hide, with what the page calls them.
 pub const VIEWS: [(&str, &str); 8] = [
@@ -106,7 +107,7 @@ impl Course {
     /// Whether the page opens with the "Advanced" settings unfolded: a course link that picks the
     /// controls a class sees (it hides some) and keeps one that is not among the basic ones.
     pub fn unfolds_advanced(&self) -> bool {
-        let control = |f: &&crate::config::Field| !matches!(f.kind, Kind::Drawing) && f.name != "canary_label";
+        let control = |f: &&crate::fields::Field| !matches!(f.kind, Kind::Drawing) && f.name != "canary_label";
         FIELDS.iter().filter(control).any(|f| self.hides(f.name))
             && FIELDS.iter().filter(control).any(|f| !BASIC.contains(&f.name) && !self.hides(f.name))
     }

@@ -29,12 +29,14 @@ pub mod course;
 pub mod driver;
 pub mod experiment;
 pub mod experiment_data;
+pub mod fields;
 pub mod jobs;
 #[cfg(feature = "flex")]
 pub mod kernels;
 pub mod link;
 pub mod model;
 pub mod paper;
+pub mod read;
 pub mod report;
 pub mod threads;
 pub mod train;

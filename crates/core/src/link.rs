@@ -10,8 +10,9 @@
 use std::fmt;
 
 use crate::backend::BackendName;
-use crate::config::{Config, ConfigError, ConfigProblem, Cost, FIELDS, ReadError, field};
+use crate::config::{Config, ConfigError, ConfigProblem, Cost, FIELDS, field};
 use crate::course::{self, Course};
+use crate::read::ReadError;
 
 /// Keys and values longer than this are rejected without being looked at further.
 pub const MAX_PART: usize = 200;
@@ -323,15 +324,28 @@ fn group(n: u64) -> String {
     out
 }
 
+/// Why [`parse_strict`] refused a link: its first notice, named by its key (a part too long by
+/// what it was). `Display`: "key: the notice".
+#[derive(Clone, Debug, PartialEq)]
+pub struct StrictError {
+    pub field: String,
+    pub notice: Notice,
+}
+
+impl fmt::Display for StrictError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.notice)
+    }
+}
+
+impl std::error::Error for StrictError {}
+
 /// Reads a query string strictly: any notice is an error naming its key.
-pub fn parse_strict(query: &str) -> Result<Link, ConfigError> {
+pub fn parse_strict(query: &str) -> Result<Link, StrictError> {
     let link = parse(query);
     match link.notices.first() {
-        // A part too long is named by what it was (the CLI's message as before).
-        Some(n @ Notice::TooLong { what }) => {
-            Err(ConfigError { field: what.to_string(), problem: ConfigProblem::Link(Box::new(n.clone())) })
-        }
-        Some(n) => Err(ConfigError { field: n.key().to_string(), problem: ConfigProblem::Link(Box::new(n.clone())) }),
+        Some(n @ Notice::TooLong { what }) => Err(StrictError { field: what.to_string(), notice: n.clone() }),
+        Some(n) => Err(StrictError { field: n.key().to_string(), notice: n.clone() }),
         None => Ok(link),
     }
 }

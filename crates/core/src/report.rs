@@ -6,7 +6,6 @@ use crate::Config;
 use crate::attack::Roc;
 use crate::config::Variant;
 use crate::data::transforms::SampleKind;
-use crate::train::TrainError;
 
 /// An experiment's results.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -43,9 +42,32 @@ pub struct ModelRun {
     pub attack_error: Option<RunError>,
 }
 
+/// Why training stopped.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TrainError {
+    /// The loss became NaN or infinite.
+    NonFinite { epoch: usize, step: usize, value: f64 },
+    /// The backend failed (e.g. a lost GPU device).
+    Backend(String),
+}
+
+impl std::fmt::Display for TrainError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NonFinite { epoch, step, value } => {
+                write!(f, "training stopped: the loss became {value} at epoch {epoch}, step {step}; try a lower learning rate")
+            }
+            Self::Backend(m) => write!(f, "training stopped: the backend failed: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for TrainError {}
+
 /// Why a model's training or its attack stopped. Kept in the report, the workers' messages and
-/// the files as its English sentence (the CLI prints it); the page writes each kind in its
-/// language. Read back by [`RunError::read`], the inverse of its `Display`.
+/// the files tagged by its kind (older files: its English sentence, read back by
+/// [`RunError::read`], the inverse of its `Display`); the CLI prints the sentence, the page writes
+/// each kind in its language.
 #[derive(Clone, Debug, PartialEq)]
 pub enum RunError {
     /// Training stopped: a non-finite loss, or the backend failed.
@@ -107,15 +129,56 @@ impl RunError {
     }
 }
 
+/// How a [`RunError`] is stored: tagged by its kind (a non-finite value as its text, since JSON has
+/// no NaN or infinity). Older files hold the English sentence, which still reads back.
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum StoredError {
+    NonFinite { epoch: usize, step: usize, value: String },
+    Backend { message: String },
+    JobBeforeData,
+    AttackBeforeData,
+    NothingToAttack,
+    Other { message: String },
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum StoredOrText {
+    Stored(StoredError),
+    Text(String),
+}
+
 impl Serialize for RunError {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+        match self.clone() {
+            Self::Train(TrainError::NonFinite { epoch, step, value }) => StoredError::NonFinite { epoch, step, value: value.to_string() },
+            Self::Train(TrainError::Backend(message)) => StoredError::Backend { message },
+            Self::JobBeforeData => StoredError::JobBeforeData,
+            Self::AttackBeforeData => StoredError::AttackBeforeData,
+            Self::NothingToAttack => StoredError::NothingToAttack,
+            Self::Other(message) => StoredError::Other { message },
+        }
+        .serialize(s)
     }
 }
 
 impl<'de> Deserialize<'de> for RunError {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        String::deserialize(d).map(|text| Self::read(&text))
+        Ok(match StoredOrText::deserialize(d)? {
+            StoredOrText::Text(text) => Self::read(&text),
+            StoredOrText::Stored(e) => match e {
+                StoredError::NonFinite { epoch, step, value } => {
+                    let value = value.parse().map_err(|_| serde::de::Error::custom(format!("not a number: {value}")))?;
+                    Self::Train(TrainError::NonFinite { epoch, step, value })
+                }
+                StoredError::Backend { message } => Self::Train(TrainError::Backend(message)),
+                StoredError::JobBeforeData => Self::JobBeforeData,
+                StoredError::AttackBeforeData => Self::AttackBeforeData,
+                StoredError::NothingToAttack => Self::NothingToAttack,
+                StoredError::Other { message } => Self::Other(message),
+            },
+        })
     }
 }
 
@@ -612,8 +675,10 @@ mod tests {
             let text = e.to_string();
             assert_eq!(RunError::read(&text), e, "{text}");
             let json = serde_json::to_string(&e).unwrap();
-            assert_eq!(json, serde_json::to_string(&text).unwrap(), "the report keeps the sentence");
-            assert_eq!(serde_json::from_str::<RunError>(&json).unwrap(), e);
+            assert!(json.starts_with("{\"kind\":"), "stored by its kind: {json}");
+            assert_eq!(serde_json::from_str::<RunError>(&json).unwrap(), e, "{json}");
+            // An older file's sentence reads back as the same error.
+            assert_eq!(serde_json::from_str::<RunError>(&serde_json::to_string(&text).unwrap()).unwrap(), e);
         }
         // NaN is not equal to itself: the text round-trips.
         let nan = RunError::Train(TrainError::NonFinite { epoch: 2, step: 5, value: f64::NAN });

@@ -55,6 +55,7 @@ use crate::data::Rng;
 use crate::data::transforms::SampleKind;
 use crate::experiment_data::{DeviceData, ExperimentData, index_tensor};
 use crate::model::{BN_LAYERS, LeNet, LeNetConfig, Mode, cross_entropy, per_sample_loss};
+pub use crate::report::TrainError;
 use crate::report::{CanaryPoint, EpochRecord, GradNorms, LayerGammaSigma, LivePoint, Mechanism, ProbeValues, Readout};
 
 /// The loss is read back and checked for NaN/inf every this many steps (and at each epoch's end).
@@ -68,28 +69,6 @@ pub const LIVE_SAMPLE: usize = 64;
 /// Samples per forward pass when evaluating: small enough that one chunk on a CPU backend in a
 /// browser holds the page for well under 100 ms; the host may breathe between chunks.
 const EVAL_CHUNK: usize = 256;
-
-/// Why training stopped.
-#[derive(Clone, Debug, PartialEq)]
-pub enum TrainError {
-    /// The loss became NaN or infinite.
-    NonFinite { epoch: usize, step: usize, value: f64 },
-    /// The backend failed (e.g. a lost GPU device).
-    Backend(String),
-}
-
-impl std::fmt::Display for TrainError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::NonFinite { epoch, step, value } => {
-                write!(f, "training stopped: the loss became {value} at epoch {epoch}, step {step}; try a lower learning rate")
-            }
-            Self::Backend(m) => write!(f, "training stopped: the backend failed: {m}"),
-        }
-    }
-}
-
-impl std::error::Error for TrainError {}
 
 /// Reads a float tensor back, asynchronously.
 pub async fn read_f32<const D: usize>(t: Tensor<D>) -> Result<Vec<f32>, TrainError> {

@@ -16,7 +16,7 @@ pub struct LinkTexts {
     pub done: &'static str,
 }
 
-/// How many presets the app's menu has (its list of settings is as long).
+/// How many presets the app's menu has (`spotlight_core::config::presets`, checked by a test).
 pub const PRESETS: usize = 7;
 
 /// A default run's size on the CPU and on a GPU: training samples and epochs.
@@ -193,6 +193,15 @@ pub const PT: Controls = Controls {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_for_every_preset_of_the_core_and_each_one_runs() {
+        for gpu in [false, true] {
+            let p = spotlight_core::config::presets(&spotlight_core::Config::for_backend(gpu));
+            assert_eq!(p.len(), PRESETS);
+            assert!(p.iter().all(|c| c.validate().is_ok()), "{p:?}");
+        }
+    }
 
     #[test]
     fn the_cpu_note_writes_numbers_each_languages_way() {

@@ -1,7 +1,7 @@
 //! The texts of the notices: what in a link or a control could not be used as given, and why a
 //! config cannot run. One struct, one literal per language.
 //!
-//! The core's notices and errors are enums (`link::Notice`, `config::ReadError`,
+//! The core's notices and errors are enums (`link::Notice`, `read::ReadError`,
 //! `config::ConfigProblem`, `canary::CanaryError`) whose `Display` is the English the CLI writes;
 //! the page writes them with these texts by variant (the app's `notice_text`), and the English here
 //! is that `Display`, word for word. Values come in already written: numbers in the language's way,
@@ -42,7 +42,7 @@ pub struct Notices {
     #[serde(skip)]
     pub ask_large: fn(&str, &str, &str, &str, &str, &str) -> String,
 
-    // Why a value does not fit (`config::ReadError`).
+    // Why a value does not fit (`read::ReadError`).
     pub expected_bool: &'static str,
     /// Before the allowed values, joined by ", ".
     pub expected_one_of: &'static str,

@@ -1,7 +1,7 @@
 //! End to end on real MNIST: train a target with heavy label noise, shadow models, then the
 //! loss-threshold attack and LiRA.
 
-mod common;
+use crate::common;
 
 use burn::tensor::Device;
 use spotlight_core::config::{Config, DatasetName};

@@ -1,6 +1,6 @@
 //! The same code on two CPU backends, and a non-finite loss stopping the run with an error.
 
-mod common;
+use crate::common;
 
 use burn::tensor::Device;
 use spotlight_core::config::{Config, DatasetName};

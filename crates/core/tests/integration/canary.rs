@@ -2,7 +2,7 @@
 //! choice is followed through training (prediction, probability of its label, gradient norm) and
 //! scored by the attack, for the BN and the no-BN model.
 
-mod common;
+use crate::common;
 
 use burn::tensor::Device;
 use spotlight_core::canary;

@@ -1,7 +1,7 @@
 //! The sharded path (one job per model, then `assemble`) gives the same report as the steppable
 //! `Experiment` the app drives; and the regularizers do what they say.
 
-mod common;
+use crate::common;
 
 use burn::tensor::Device;
 use spotlight_core::config::{Config, DatasetName, RegKind};

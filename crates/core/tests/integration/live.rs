@@ -1,7 +1,7 @@
 //! The live read-outs on real MNIST: taken where `live_points` says, and — on a run so small that
 //! the live sample is the whole pool — equal to the epoch records and to the loss attack.
 
-mod common;
+use crate::common;
 
 use burn::tensor::Device;
 use spotlight_core::config::{Config, DatasetName};
