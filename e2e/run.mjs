@@ -195,6 +195,11 @@ const tests = [
       tpr: [...document.querySelectorAll('#attack-table tr')].slice(1).map((tr) => tr.children[2].textContent),
     }));
     if (end.models.join() !== 'BN,BN + γ/σ reg,no-BN') throw new Error('three models side by side: ' + end.models.join());
+    // At the end, what just happened in three sentences: the lenses' own two, and where to go next.
+    const happened = await page.evaluate(() => [...document.querySelectorAll('#just-happened p')].map((p) => p.textContent));
+    if (happened.length !== 3 || happened[0] !== end.says || happened[1] !== end.attack || !/^Next: draw/.test(happened[2])) {
+      throw new Error('what just happened: ' + JSON.stringify(happened));
+    }
     // 300 members at 20 % flipped: 60 wrong labels; each model's count is its flipped accuracy × 60.
     for (const [name, , flipped] of end.rows) {
       const n = Math.round(parseFloat(flipped) / 100 * 60);

@@ -24,7 +24,7 @@ use spotlight_core::link::{self, AutoRun, Link};
 
 use crate::backend::Backend;
 use crate::state::Ui;
-use crate::views::{attack, banner, bench, canary, charts, controls, gallery, language, paper, progress, tour};
+use crate::views::{attack, banner, bench, canary, charts, controls, gallery, language, paper, progress, summary, tour};
 
 #[component]
 fn App() -> impl IntoView {
@@ -89,6 +89,7 @@ fn App() -> impl IntoView {
                 <aside class="side"><controls::Controls ui /></aside>
                 <div class="stage">
                     <progress::ProgressView ui />
+                    <summary::JustHappened ui />
                     // Before the first run the lenses show one measured earlier, and say so.
                     <Show when=move || ui.report.with(Option::is_none) && ui.runs_started.get() == 0>
                         <p id="measured-earlier" class="earlier">{move || {

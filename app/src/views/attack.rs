@@ -2,6 +2,8 @@
 //! attack, and LiRA on the outliers alone).
 
 use leptos::prelude::*;
+use spotlight_core::Report;
+use spotlight_i18n::Lang;
 use spotlight_plots::model_name;
 
 use crate::state::Ui;
@@ -31,6 +33,19 @@ fn attack_rows(ui: Ui) -> impl Fn() -> Vec<Vec<Cell>> + Send + Sync + 'static {
     }
 }
 
+/// The attack in a sentence: the share of each model's members LiRA finds at 1 % false positives
+/// (`None` before the attack).
+pub fn attack_sentence(r: &Report, lang: Lang) -> Option<String> {
+    let models: Vec<(&str, String)> = r
+        .runs
+        .iter()
+        .filter_map(|run| {
+            run.attack.as_ref().map(|a| (model_name(r.variant(run), lang), lang.pct(a.lira_online.tpr_at(0.01).unwrap_or(0.0), 1)))
+        })
+        .collect();
+    (!models.is_empty()).then(|| (lang.texts().lenses.attack_says)(&models))
+}
+
 #[component]
 pub fn AttackView(ui: Ui) -> impl IntoView {
     // The ROC redraws when the attack's results arrive, not at every epoch; the charts redraw in
@@ -54,19 +69,7 @@ pub fn AttackView(ui: Ui) -> impl IntoView {
     let t = move || &ui.t().lenses;
     // The attack in words: the share of each model's members LiRA finds at 1 % false positives.
     // From the ROC's own input (before the first run, the report measured earlier): no copy of its own.
-    let says = move || {
-        attacked.with(|(r, lang)| {
-            let (r, lang) = (r.as_ref()?, *lang);
-            let models: Vec<(&str, String)> = r
-                .runs
-                .iter()
-                .filter_map(|run| {
-                    run.attack.as_ref().map(|a| (model_name(r.variant(run), lang), lang.pct(a.lira_online.tpr_at(0.01).unwrap_or(0.0), 1)))
-                })
-                .collect();
-            (!models.is_empty()).then(|| (lang.texts().lenses.attack_says)(&models))
-        })
-    };
+    let says = move || attacked.with(|(r, lang)| r.as_ref().and_then(|r| attack_sentence(r, *lang)));
     view! {
         <section class="view" id="view-attack">
             <h2>{ui.tr(|t| t.lenses.attack_heading)}</h2>

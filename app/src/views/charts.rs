@@ -1,7 +1,10 @@
 //! The training lenses, each a chart and its numbers: memorization (accuracy on flipped labels),
-//! per-sample influence (gradient norms inside a batch) and the amplifier (γ/σ per BN layer).
+//! per-sample influence (how far one step moves a sample's own margin) and the amplifier (γ/σ per
+//! BN layer).
 
 use leptos::prelude::*;
+use spotlight_core::Report;
+use spotlight_i18n::Lang;
 use spotlight_i18n::lenses::Outliers;
 use spotlight_plots::model_name;
 
@@ -71,6 +74,27 @@ fn GradTable(ui: Ui) -> impl IntoView {
     }
 }
 
+/// How many outliers each model fits, in a sentence (or what the sentence waits for).
+pub fn memorized_sentence(report: Option<&Report>, lang: Lang) -> String {
+    let t = &lang.texts().lenses;
+    let outliers = report.is_some_and(|r| r.config.label_noise > 0.0 || r.config.ood_fraction > 0.0);
+    report.and_then(|r| r.memorized()).map_or_else(
+        || match report {
+            None => t.memorized_waits.to_string(),
+            Some(_) if outliers => t.memorized_soon.to_string(),
+            Some(_) => t.memorized_none.to_string(),
+        },
+        |m| {
+            (t.memorized_says)(&Outliers {
+                epoch: lang.int(m.epoch as u64),
+                ood: m.ood,
+                of: lang.int(m.of as u64),
+                models: m.models.iter().map(|&(v, n)| (model_name(v, lang), lang.int(n as u64))).collect(),
+            })
+        },
+    )
+}
+
 #[component]
 pub fn TrainingViews(ui: Ui) -> impl IntoView {
     // Each chart redraws only when its own inputs change: the training curves do not redraw when
@@ -111,29 +135,9 @@ pub fn TrainingViews(ui: Ui) -> impl IntoView {
     let gamma = drawn_apart(epochs, |(r, lang)| r.as_ref().map(|r| spotlight_plots::gamma_sigma_curves(&[r], *lang)).unwrap_or_default());
     let shown = move |part: &str| !ui.hides(part);
     // The lesson in words, under the chart, as the run goes: how many outliers each model fits.
-    let memorized = move || {
-        // From the report the charts draw (before the first run, the one measured earlier): no copy
-        // of its own.
-        training.with(|(report, lang)| {
-            let (lang, t) = (*lang, &lang.texts().lenses);
-            let outliers = report.as_ref().is_some_and(|r| r.config.label_noise > 0.0 || r.config.ood_fraction > 0.0);
-            report.as_ref().and_then(|r| r.memorized()).map_or_else(
-                || match report {
-                    None => t.memorized_waits.to_string(),
-                    Some(_) if outliers => t.memorized_soon.to_string(),
-                    Some(_) => t.memorized_none.to_string(),
-                },
-                |m| {
-                    (t.memorized_says)(&Outliers {
-                        epoch: lang.int(m.epoch as u64),
-                        ood: m.ood,
-                        of: lang.int(m.of as u64),
-                        models: m.models.iter().map(|&(v, n)| (model_name(v, lang), lang.int(n as u64))).collect(),
-                    })
-                },
-            )
-        })
-    };
+    // From the report the charts draw (before the first run, the one measured earlier): no copy of
+    // its own.
+    let memorized = move || training.with(|(report, lang)| memorized_sentence(report.as_ref(), *lang));
     view! {
         <Show when=move || shown("accuracy")>
         <section class="view" id="view-accuracy">

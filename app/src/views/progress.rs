@@ -44,14 +44,19 @@ pub fn ProgressView(ui: Ui) -> impl IntoView {
             Activity::Failed(e) | Activity::LoadFailed(e) => (p.error)(&e),
         }
     };
-    let percent = move || format!("{:.0}", 100.0 * ui.bar.get().fraction);
+    // The bar says what the text says: at most 99 % while training (the attacks are left).
+    let shown = move || {
+        let f = ui.bar.get().fraction;
+        if matches!(ui.activity.get(), Activity::Training) { f.min(0.99) } else { f }
+    };
+    let percent = move || format!("{:.0}", 100.0 * shown());
     // Changes only when its text does: a live region is not told the same thing twice.
     let announced = Memo::new(move |_| status(ui));
     view! {
         <section class="progress" aria-label=ui.tr(|t| t.status.progress.label) data-runs=move || ui.runs_started.get()>
             <div class="bar" role="progressbar" aria-label=ui.tr(|t| t.status.progress.bar_label) aria-valuemin="0" aria-valuemax="100"
                 aria-valuenow=percent>
-                <div id="progress-fill" style:width=move || format!("{:.1}%", 100.0 * ui.bar.get().fraction)></div>
+                <div id="progress-fill" style:width=move || format!("{:.1}%", 100.0 * shown())></div>
             </div>
             // Changes many times a second while training: read by eye; the status below is announced.
             <div id="progress-text" aria-hidden="true">{text}</div>

@@ -51,6 +51,11 @@ pub struct Lenses {
     /// The epoch table's columns after the model: epoch, flipped, OOD, clean train, test.
     pub epoch_columns: [&'static str; 5],
 
+    /// At a run's end, above its sentences: the heading, and the last sentence (where to go next)
+    /// after a run without and with the regularizer.
+    pub just_happened: &'static str,
+    pub next_regularizer: &'static str,
+    pub next_canary: &'static str,
     pub gradients_heading: &'static str,
     pub gradients_teach: &'static str,
     /// The gradient table's columns after the model: noisy, clean, their ratio.
@@ -96,6 +101,11 @@ pub const EN: Lenses = Lenses {
         format!("The attacker (LiRA) finds {} while wrongly accusing only 1 in 100 outsiders.", all.join(", "))
     },
     epoch_columns: ["epoch", "flipped", "OOD", "clean train", "test"],
+    just_happened: "What just happened",
+    next_regularizer: "Next: switch on the γ/σ regularizer and run again — a third model, BN held back, trains beside \
+        these two. Or read, at the bottom, what the paper found and what we measured over five seeds.",
+    next_canary: "Next: draw an odd one out of your own below and run again — will the models learn your label, and \
+        will the attacker spot your drawing? Or read, at the bottom, what the paper found and what we measured.",
     gradients_heading: "Per-sample influence: how far one step moves a sample",
     gradients_teach: "The paper's quantity: how much one training step moves a sample's own margin (the logit of its label \
         minus the largest other). Each probe sample joins a training batch of batch_size−1 clean members (BN uses that \
@@ -167,6 +177,11 @@ pub const ES: Lenses = Lenses {
         format!("El atacante (LiRA) encuentra {} acusando por error solo a 1 de cada 100 ajenos.", all.join(", "))
     },
     epoch_columns: ["época", "etiqueta invertida", "OOD", "entrenamiento limpio", "prueba"],
+    just_happened: "Lo que acaba de pasar",
+    next_regularizer: "Ahora: activa el regularizador γ/σ y vuelve a ejecutar: un tercer modelo, con BN contenida, se \
+        entrena junto a estos dos. O lee, al final, lo que encontró el artículo y lo que medimos con cinco semillas.",
+    next_canary: "Ahora: dibuja abajo tu propio dato atípico y vuelve a ejecutar: ¿aprenderán los modelos tu etiqueta, \
+        y descubrirá el atacante tu dibujo? O lee, al final, lo que encontró el artículo y lo que medimos.",
     gradients_heading: "Influencia por muestra: cuánto mueve un paso a una muestra",
     gradients_teach: "La magnitud del artículo: cuánto mueve un paso de entrenamiento el margen de la propia muestra (el logit \
         de su etiqueta menos el mayor de los otros). Cada muestra de sondeo se une a un lote de entrenamiento de batch_size−1 \
@@ -243,6 +258,11 @@ pub const PT: Lenses = Lenses {
         format!("O atacante (LiRA) encontra {} acusando por engano só 1 em cada 100 de fora.", all.join(", "))
     },
     epoch_columns: ["época", "rótulo trocado", "OOD", "treino limpo", "teste"],
+    just_happened: "O que acabou de acontecer",
+    next_regularizer: "Agora: ligue o regularizador γ/σ e execute de novo: um terceiro modelo, com a BN contida, treina \
+        ao lado destes dois. Ou leia, no fim, o que o artigo encontrou e o que medimos com cinco sementes.",
+    next_canary: "Agora: desenhe abaixo o seu próprio dado atípico e execute de novo: os modelos vão aprender o seu \
+        rótulo, e o atacante vai descobrir o seu desenho? Ou leia, no fim, o que o artigo encontrou e o que medimos.",
     gradients_heading: "Influência por amostra: quanto um passo move uma amostra",
     gradients_teach: "A grandeza do artigo: quanto um passo de treino move a margem da própria amostra (o logit do seu rótulo \
         menos o maior dos outros). Cada amostra de sondagem entra em um lote de treino com batch_size−1 membros limpos (a BN \
