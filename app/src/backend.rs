@@ -64,7 +64,12 @@ impl Backend {
     /// A CPU backend built into the app (burn-flex in WebAssembly; burn-ndarray where built in).
     pub fn cpu(name: BackendName, why: Option<Why>) -> Self {
         let device = name.cpu_device().expect("CPU backends are built into the app");
-        Self { device: Some(device), label: (spotlight_i18n::EN.status.banner.cpu)(&name.to_string()), gpu: false, why }
+        Self {
+            device: Some(device),
+            label: (spotlight_i18n::EN.status.banner.cpu)(&name.to_string()),
+            gpu: false,
+            why,
+        }
     }
 }
 
@@ -72,7 +77,9 @@ impl Backend {
 /// WebAssembly)", "WebGPU: vendor/architecture (fallback adapter)"; another label as it is.
 pub fn shown(label: &str, s: &Status) -> String {
     let b = &s.banner;
-    if let Some(name) = label.strip_prefix("CPU (").and_then(|r| r.strip_suffix(", in WebAssembly)")) {
+    if let Some(name) =
+        label.strip_prefix("CPU (").and_then(|r| r.strip_suffix(", in WebAssembly)"))
+    {
         return (b.cpu)(name);
     }
     if let Some(adapter) = label.strip_prefix("WebGPU: ") {
@@ -81,7 +88,11 @@ pub fn shown(label: &str, s: &Status) -> String {
             None => (adapter, false),
         };
         let name = if name == web::UNNAMED_ADAPTER { b.unnamed_adapter } else { name };
-        return if fallback { format!("WebGPU: {name} ({})", b.fallback_adapter) } else { format!("WebGPU: {name}") };
+        return if fallback {
+            format!("WebGPU: {name} ({})", b.fallback_adapter)
+        } else {
+            format!("WebGPU: {name}")
+        };
     }
     label.to_string()
 }
@@ -97,13 +108,22 @@ pub async fn choose(pref: Option<BackendName>, lost: Option<String>) -> Backend 
     match pref {
         Some(BackendName::Flex) => Backend::cpu(BackendName::Flex, Some(Why::LinkCpu)),
         // burn-ndarray is not in the page: ~4× slower than burn-flex in the browser here, it served only a bench row.
-        Some(BackendName::Ndarray) if !BackendName::Ndarray.compiled() => Backend::cpu(BackendName::Flex, Some(Why::LinkNdarrayMissing)),
+        Some(BackendName::Ndarray) if !BackendName::Ndarray.compiled() => {
+            Backend::cpu(BackendName::Flex, Some(Why::LinkNdarrayMissing))
+        }
         Some(BackendName::Ndarray) => Backend::cpu(BackendName::Ndarray, Some(Why::LinkNdarray)),
         Some(BackendName::Wgpu) | None => match web::webgpu_adapter().await {
             Err(why) => Backend::cpu(BackendName::Flex, Some(Why::NoAdapter(why))),
             // A fallback adapter is software, not a GPU: slower than the CPU backend (~10× here).
-            Ok(adapter) if adapter.fallback && pref.is_none() => Backend::cpu(BackendName::Flex, Some(Why::Fallback(adapter.name))),
-            Ok(adapter) => Backend { device: None, label: format!("WebGPU: {}", adapter.describe()), gpu: true, why: None },
+            Ok(adapter) if adapter.fallback && pref.is_none() => {
+                Backend::cpu(BackendName::Flex, Some(Why::Fallback(adapter.name)))
+            }
+            Ok(adapter) => Backend {
+                device: None,
+                label: format!("WebGPU: {}", adapter.describe()),
+                gpu: true,
+                why: None,
+            },
         },
     }
 }
@@ -121,9 +141,13 @@ pub async fn webgpu_device(on_lost: impl FnOnce(String) + 'static) -> Result<Dev
     if let Some(d) = webgpu_opened() {
         return Ok(d);
     }
-    let (device, setup) = Device::wgpu_options().init_with_setup_async().await.map_err(|e| format!("{e:?}"))?;
-    let raw: wasm_bindgen::JsValue =
-        setup.device.as_webgpu().map(|d| AsRef::<wasm_bindgen::JsValue>::as_ref(d).clone()).unwrap_or_default();
+    let (device, setup) =
+        Device::wgpu_options().init_with_setup_async().await.map_err(|e| format!("{e:?}"))?;
+    let raw: wasm_bindgen::JsValue = setup
+        .device
+        .as_webgpu()
+        .map(|d| AsRef::<wasm_bindgen::JsValue>::as_ref(d).clone())
+        .unwrap_or_default();
     web::on_device_lost(&raw, on_lost);
     GPU.with(|g| *g.borrow_mut() = Some((device.clone(), raw)));
     Ok(device)
@@ -145,7 +169,9 @@ pub fn destroy_webgpu() {
     use wasm_bindgen::JsCast;
     GPU.with(|g| {
         if let Some((_, raw)) = g.borrow().as_ref()
-            && let Some(destroy) = js_sys::Reflect::get(raw, &"destroy".into()).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+            && let Some(destroy) = js_sys::Reflect::get(raw, &"destroy".into())
+                .ok()
+                .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
         {
             let _ = destroy.call0(raw);
         }

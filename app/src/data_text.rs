@@ -42,11 +42,14 @@ fn format_problem(lang: Lang, p: &FormatProblem) -> Option<String> {
         SplitName::Test => t.test,
     };
     Some(match p {
-        FormatProblem::SplitSizes { split: s, labels, pixel_bytes } => (t.split_sizes)(split(s), &n(*labels), &n(*pixel_bytes)),
+        FormatProblem::SplitSizes { split: s, labels, pixel_bytes } => {
+            (t.split_sizes)(split(s), &n(*labels), &n(*pixel_bytes))
+        }
         FormatProblem::LabelOutOfRange { split: s, label, classes } => {
             (t.label_out_of_range)(split(s), &label.to_string(), &classes.to_string())
         }
-        FormatProblem::Shape { rows, cols, classes, want_rows, want_cols, want_classes } => (t.shape)(
+        FormatProblem::Shape { rows, cols, classes, want_rows, want_cols, want_classes } => (t
+            .shape)(
             &format!("{}×{}", n(*rows), n(*cols)),
             &(t.classes)(*classes),
             &format!("{}×{}", n(*want_rows), n(*want_cols)),
@@ -60,7 +63,9 @@ fn format_problem(lang: Lang, p: &FormatProblem) -> Option<String> {
         FormatProblem::NameNotUtf8 => t.name_not_utf8.to_string(),
         FormatProblem::SizesOverflow => t.sizes_overflow.to_string(),
         FormatProblem::TrailingBytes { count } => (t.trailing_bytes)(&n(*count)),
-        FormatProblem::Truncated { needed, at, left } => (t.truncated)(&n(*needed), &n(*at), &n(*left)),
+        FormatProblem::Truncated { needed, at, left } => {
+            (t.truncated)(&n(*needed), &n(*at), &n(*left))
+        }
         FormatProblem::IdxTooShort { .. }
         | FormatProblem::IdxMagic
         | FormatProblem::IdxType { .. }
@@ -85,7 +90,9 @@ pub fn build_error(lang: Lang, e: &BuildError) -> String {
     let n = |x: usize| lang.plain(x);
     match e {
         BuildError::Config(e) => config_error(lang, e),
-        BuildError::PoolTooLarge { pool, attack, train, dataset } => (t.pool_too_large)(&n(*pool), *attack, &n(*train), dataset),
+        BuildError::PoolTooLarge { pool, attack, train, dataset } => {
+            (t.pool_too_large)(&n(*pool), *attack, &n(*train), dataset)
+        }
         BuildError::NoOtherDataset => t.no_other_dataset.to_string(),
         BuildError::OtherSize => t.other_size.to_string(),
         BuildError::CanarySize { drawing, image } => (t.canary_size)(&n(*drawing), &n(*image)),
@@ -114,8 +121,22 @@ mod tests {
         vec![
             FormatProblem::SplitSizes { split: SplitName::Train, labels: 30000, pixel_bytes: 11 },
             FormatProblem::LabelOutOfRange { split: SplitName::Test, label: 12, classes: 10 },
-            FormatProblem::Shape { rows: 32, cols: 32, classes: 10, want_rows: 28, want_cols: 28, want_classes: 10 },
-            FormatProblem::Shape { rows: 28, cols: 28, classes: 1, want_rows: 28, want_cols: 28, want_classes: 10 },
+            FormatProblem::Shape {
+                rows: 32,
+                cols: 32,
+                classes: 10,
+                want_rows: 28,
+                want_cols: 28,
+                want_classes: 10,
+            },
+            FormatProblem::Shape {
+                rows: 28,
+                cols: 28,
+                classes: 1,
+                want_rows: 28,
+                want_cols: 28,
+                want_classes: 10,
+            },
             FormatProblem::EmptySplit { train: 60000, test: 0 },
             FormatProblem::NeitherGzipNorAsset,
             FormatProblem::BadGzip("corrupt deflate stream".into()),
@@ -151,13 +172,26 @@ mod tests {
 
     fn build_errors() -> Vec<BuildError> {
         vec![
-            BuildError::Config(ConfigError { field: "canary".into(), problem: ConfigProblem::NotDrawing(CanaryError::Spill) }),
+            BuildError::Config(ConfigError {
+                field: "canary".into(),
+                problem: ConfigProblem::NotDrawing(CanaryError::Spill),
+            }),
             BuildError::Config(ConfigError {
                 field: "epochs".into(),
                 problem: ConfigProblem::OutOfRange { value: 0.0, min: 1.0, max: 200.0 },
             }),
-            BuildError::PoolTooLarge { pool: 60000, attack: true, train: 50000, dataset: "mnist".into() },
-            BuildError::PoolTooLarge { pool: 30000, attack: false, train: 20000, dataset: "fashion".into() },
+            BuildError::PoolTooLarge {
+                pool: 60000,
+                attack: true,
+                train: 50000,
+                dataset: "mnist".into(),
+            },
+            BuildError::PoolTooLarge {
+                pool: 30000,
+                attack: false,
+                train: 20000,
+                dataset: "fashion".into(),
+            },
             BuildError::NoOtherDataset,
             BuildError::OtherSize,
             BuildError::CanarySize { drawing: 784, image: 1024 },
@@ -171,7 +205,10 @@ mod tests {
             let e = DataError::Format { file: "mnist.spds.gz".into(), problem };
             let [en, es, pt] = Lang::ALL.map(|l| data_error(l, &e));
             assert_written(&format!("{e:?}"), &en, &es, &pt, &e.to_string());
-            assert!(es.starts_with("mnist.spds.gz: ") && pt.starts_with("mnist.spds.gz: "), "{es} / {pt}");
+            assert!(
+                es.starts_with("mnist.spds.gz: ") && pt.starts_with("mnist.spds.gz: "),
+                "{es} / {pt}"
+            );
         }
         // What the decoder itself gives, for the bytes the browser tests send.
         let tiny = |rows: usize, classes: u8| Dataset {
@@ -184,28 +221,56 @@ mod tests {
         };
         let mut cut = tiny(28, 10).encode();
         cut.truncate(cut.len() / 2);
-        let bad = [tiny(32, 10).encode(), tiny(28, 1).encode(), tiny(28, 12).encode(), b"<html>a page</html>".to_vec(), cut];
+        let bad = [
+            tiny(32, 10).encode(),
+            tiny(28, 1).encode(),
+            tiny(28, 12).encode(),
+            b"<html>a page</html>".to_vec(),
+            cut,
+        ];
         for bytes in bad {
             let e = DatasetName::Mnist.decode("mnist.spds.gz", &bytes).unwrap_err();
             let [en, es, pt] = Lang::ALL.map(|l| data_error(l, &e));
             assert_written(&format!("{e:?}"), &en, &es, &pt, &e.to_string());
         }
         let e = DatasetName::Mnist.decode("mnist.spds.gz", &tiny(32, 10).encode()).unwrap_err();
-        assert_eq!(data_error(Lang::En, &e), "mnist.spds.gz: 32×32 images in 10 classes, expected 28×28 in 10 classes");
-        assert_eq!(data_error(Lang::Es, &e), "mnist.spds.gz: imágenes de 32×32 en 10 clases; se esperaban de 28×28 en 10 clases");
+        assert_eq!(
+            data_error(Lang::En, &e),
+            "mnist.spds.gz: 32×32 images in 10 classes, expected 28×28 in 10 classes"
+        );
+        assert_eq!(
+            data_error(Lang::Es, &e),
+            "mnist.spds.gz: imágenes de 32×32 en 10 clases; se esperaban de 28×28 en 10 clases"
+        );
         let e = DataError::Format {
             file: "f".into(),
-            problem: FormatProblem::SplitSizes { split: SplitName::Train, labels: 3000, pixel_bytes: 11 },
+            problem: FormatProblem::SplitSizes {
+                split: SplitName::Train,
+                labels: 3000,
+                pixel_bytes: 11,
+            },
         };
-        assert_eq!(data_error(Lang::Pt, &e), "f: partição de treino: 3.000 rótulos, mas 11 bytes de pixels");
+        assert_eq!(
+            data_error(Lang::Pt, &e),
+            "f: partição de treino: 3.000 rótulos, mas 11 bytes de pixels"
+        );
     }
 
     #[test]
     fn the_source_files_errors_stay_in_the_tools_english() {
-        let mut errors: Vec<DataError> =
-            source_problems().into_iter().map(|problem| DataError::Format { file: "train-labels-idx1-ubyte".into(), problem }).collect();
-        errors.push(DataError::Io { file: "x".into(), message: "No such file or directory (os error 2)".into() });
-        errors.push(DataError::Checksum { file: "x".into(), expected: "ab".into(), actual: "cd".into() });
+        let mut errors: Vec<DataError> = source_problems()
+            .into_iter()
+            .map(|problem| DataError::Format { file: "train-labels-idx1-ubyte".into(), problem })
+            .collect();
+        errors.push(DataError::Io {
+            file: "x".into(),
+            message: "No such file or directory (os error 2)".into(),
+        });
+        errors.push(DataError::Checksum {
+            file: "x".into(),
+            expected: "ab".into(),
+            actual: "cd".into(),
+        });
         for e in errors {
             for lang in Lang::ALL {
                 assert_eq!(data_error(lang, &e), e.to_string());
@@ -242,7 +307,8 @@ mod tests {
         assert!(matches!(e, BuildError::PoolTooLarge { .. }), "{e:?}");
         let [en, es, pt] = Lang::ALL.map(|l| build_error(l, &e));
         assert_written(&format!("{e:?}"), &en, &es, &pt, &e.to_string());
-        let e = ExperimentData::build(&Config { epochs: 0, ..Config::default() }, &ds, None).unwrap_err();
+        let e = ExperimentData::build(&Config { epochs: 0, ..Config::default() }, &ds, None)
+            .unwrap_err();
         let [en, es, pt] = Lang::ALL.map(|l| build_error(l, &e));
         assert_written(&format!("{e:?}"), &en, &es, &pt, &e.to_string());
     }

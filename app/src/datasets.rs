@@ -53,7 +53,8 @@ pub async fn load(name: DatasetName, ui: Ui) -> Result<Rc<Dataset>, String> {
     // The browser un-gzips, a small piece at a time between the page's frames (`web::gunzip`);
     // the core's decoder then only parses. A
     // server that sent the file with `Content-Encoding: gzip` made the browser unpack it already.
-    let unpacked = if is_gzip(&bytes) { web::gunzip(&bytes, MAX_ASSET_BYTES, s).await } else { None };
+    let unpacked =
+        if is_gzip(&bytes) { web::gunzip(&bytes, MAX_ASSET_BYTES, s).await } else { None };
     let bytes = match unpacked {
         Some(r) => {
             let raw = r.map_err(|e| format!("{file}: {e}"))?;
@@ -65,7 +66,8 @@ pub async fn load(name: DatasetName, ui: Ui) -> Result<Rc<Dataset>, String> {
     // A task of its own: it copies every image once (~25 ms in the browser), and the last
     // chunks' unpacking may just have held the page for as long.
     web::yield_now().await;
-    let d = Rc::new(name.decode(file, &bytes).map_err(|e| data_text::data_error(ui.lang_now(), &e))?);
+    let d =
+        Rc::new(name.decode(file, &bytes).map_err(|e| data_text::data_error(ui.lang_now(), &e))?);
     ui.bar.update(|b| b.fraction = 0.0);
     DATASETS.with(|m| m.borrow_mut().insert(file, d.clone()));
     Ok(d)

@@ -24,7 +24,10 @@ use spotlight_core::link::{self, AutoRun, Link};
 
 use crate::backend::Backend;
 use crate::state::Ui;
-use crate::views::{attack, banner, bench, canary, charts, controls, gallery, language, paper, progress, summary, tour};
+use crate::views::{
+    attack, banner, bench, canary, charts, controls, gallery, language, paper, progress, summary,
+    tour,
+};
 
 #[component]
 fn App() -> impl IntoView {
@@ -135,12 +138,20 @@ fn expose_memory_probe(backend: LocalResource<Backend>) {
     // What burn's GPU allocator holds on the page's own WebGPU device (null until the page opens
     // one: the benchmark's rows, or training on the page; the workers' devices go with them).
     let gpu = Closure::<dyn Fn() -> JsValue>::new(move || {
-        let usage = backend.get_untracked().filter(|be| be.gpu).and(backend::webgpu_opened()).and_then(|d| d.memory_pool_usage());
+        let usage = backend
+            .get_untracked()
+            .filter(|be| be.gpu)
+            .and(backend::webgpu_opened())
+            .and_then(|d| d.memory_pool_usage());
         match usage {
             None => JsValue::NULL,
             Some(u) => {
                 let o = js_sys::Object::new();
-                for (k, v) in [("allocs", u.number_allocs), ("bytesInUse", u.bytes_in_use), ("bytesReserved", u.bytes_reserved)] {
+                for (k, v) in [
+                    ("allocs", u.number_allocs),
+                    ("bytesInUse", u.bytes_in_use),
+                    ("bytesReserved", u.bytes_reserved),
+                ] {
                     let _ = js_sys::Reflect::set(&o, &k.into(), &(v as f64).into());
                 }
                 o.into()

@@ -42,7 +42,9 @@ pub fn read_error(lang: Lang, e: &ReadError) -> String {
     match e {
         ReadError::ExpectedBool => t.expected_bool.to_string(),
         ReadError::ExpectedOneOf(names) => format!("{}{}", t.expected_one_of, names.join(", ")),
-        ReadError::ExpectedNumber { min, max } => (t.expected_number)(&lang.plain(min), &lang.plain(max)),
+        ReadError::ExpectedNumber { min, max } => {
+            (t.expected_number)(&lang.plain(min), &lang.plain(max))
+        }
         ReadError::ExpectedSeed => format!("{}{}", t.expected_seed, lang.plain(u64::MAX)),
         ReadError::NotDrawing(why) => format!("{}{}", t.not_drawing, canary_error(lang, why)),
         ReadError::Allowed(names) => format!("{}{}", t.allowed, names.join(", ")),
@@ -55,11 +57,17 @@ pub fn read_error(lang: Lang, e: &ReadError) -> String {
 pub fn config_problem(lang: Lang, p: &ConfigProblem) -> String {
     let t = texts(lang);
     match p {
-        ConfigProblem::OutOfRange { value, min, max } => (t.out_of_range)(&lang.plain(value), &lang.plain(min), &lang.plain(max)),
-        ConfigProblem::TooFewClean { sum } => (t.too_few_clean)(&lang.plain(sum), &lang.plain(MAX_CORRUPTED)),
+        ConfigProblem::OutOfRange { value, min, max } => {
+            (t.out_of_range)(&lang.plain(value), &lang.plain(min), &lang.plain(max))
+        }
+        ConfigProblem::TooFewClean { sum } => {
+            (t.too_few_clean)(&lang.plain(sum), &lang.plain(MAX_CORRUPTED))
+        }
         ConfigProblem::OneShadow => t.one_shadow.to_string(),
         ConfigProblem::NotDrawing(why) => format!("{}{}", t.not_drawing, canary_error(lang, why)),
-        ConfigProblem::BatchOverTrain { batch, train } => (t.batch_over_train)(&lang.plain(batch), &lang.plain(train)),
+        ConfigProblem::BatchOverTrain { batch, train } => {
+            (t.batch_over_train)(&lang.plain(batch), &lang.plain(train))
+        }
         ConfigProblem::NotJson(e) => format!("{}{e}", t.not_json),
         ConfigProblem::NotObject => t.not_object.to_string(),
         // serde's own text: English in every language.
@@ -84,7 +92,9 @@ pub fn link_notice(lang: Lang, n: &Notice) -> String {
     let t = texts(lang);
     match n {
         Notice::UnknownKey { key } => format!("{}{}", t.unknown_key, quoted(key)),
-        Notice::Invalid { key, value, reason } => (t.invalid)(key, &quoted(value), &read_error(lang, reason)),
+        Notice::Invalid { key, value, reason } => {
+            (t.invalid)(key, &quoted(value), &read_error(lang, reason))
+        }
         Notice::Clamped { key, value, to } => (t.clamped)(key, &quoted(value), &lang.plain(to)),
         Notice::Repeated { key } => (t.repeated)(&short(key)),
         Notice::TooLong { what: TooLong::Pairs { max } } => (t.too_many)(&lang.plain(max)),
@@ -112,7 +122,13 @@ pub fn ask(lang: Lang, why: &AskWhy) -> String {
 
 /// A control's text the field refused: `name` the field's link name, `raw` what was typed,
 /// `kept` the value the control shows again.
-pub fn invalid_control(lang: Lang, name: &str, raw: &str, reason: &ReadError, kept: &str) -> String {
+pub fn invalid_control(
+    lang: Lang,
+    name: &str,
+    raw: &str,
+    reason: &ReadError,
+    kept: &str,
+) -> String {
     (texts(lang).invalid_control)(name, &format!("{raw:?}"), &read_error(lang, reason), kept)
 }
 
@@ -134,7 +150,12 @@ mod tests {
     use spotlight_core::link;
 
     fn canary_errors() -> Vec<CanaryError> {
-        vec![CanaryError::Length { len: 3 }, CanaryError::Character('+'), CanaryError::Spill, CanaryError::Empty]
+        vec![
+            CanaryError::Length { len: 3 },
+            CanaryError::Character('+'),
+            CanaryError::Spill,
+            CanaryError::Empty,
+        ]
     }
 
     fn read_errors() -> Vec<ReadError> {
@@ -174,14 +195,26 @@ mod tests {
             Notice::TooLong { what: TooLong::Part { len: 12345 } },
             Notice::More { count: 29 },
         ];
-        out.extend(read_errors().into_iter().map(|reason| Notice::Invalid { key: "dataset".into(), value: "cifar".into(), reason }));
-        out.extend(problems().into_iter().map(|reason| Notice::Conflict { key: "batch_size".into(), reason }));
+        out.extend(read_errors().into_iter().map(|reason| Notice::Invalid {
+            key: "dataset".into(),
+            value: "cifar".into(),
+            reason,
+        }));
+        out.extend(
+            problems()
+                .into_iter()
+                .map(|reason| Notice::Conflict { key: "batch_size".into(), reason }),
+        );
         // And what hostile links really give.
-        for q in ["epochs=abc&seed=-1&label_noise=0.9&epochs=3&x=1&backend=tpu&tour=9&lang=xx&hide=nope", "batch_size=2048&train_size=100"]
-        {
+        for q in [
+            "epochs=abc&seed=-1&label_noise=0.9&epochs=3&x=1&backend=tpu&tour=9&lang=xx&hide=nope",
+            "batch_size=2048&train_size=100",
+        ] {
             out.extend(link::parse(q).notices);
         }
-        out.extend(link::parse(&(0..80).map(|i| format!("k{i}=1")).collect::<Vec<_>>().join("&")).notices);
+        out.extend(
+            link::parse(&(0..80).map(|i| format!("k{i}=1")).collect::<Vec<_>>().join("&")).notices,
+        );
         out
     }
 
@@ -211,7 +244,10 @@ mod tests {
             assert_written(&format!("{e:?}"), &en, &es, &pt, &format!("{e}; not applied"));
         }
         // serde's text stays as it is; the sentence around it is translated.
-        let e = ConfigError { field: "epochs".into(), problem: ConfigProblem::Json("invalid type: string \"many\"".into()) };
+        let e = ConfigError {
+            field: "epochs".into(),
+            problem: ConfigProblem::Json("invalid type: string \"many\"".into()),
+        };
         assert_eq!(config_error(Lang::Es, &e), e.to_string());
         assert_written(
             "Json",
@@ -239,7 +275,13 @@ mod tests {
             assert_written(json, &en, &es, &pt, &e.to_string());
         }
         let e = link::parse_strict("epochs=0").unwrap_err();
-        assert_written("strict", &strict_error(Lang::En, &e), &strict_error(Lang::Es, &e), &strict_error(Lang::Pt, &e), &e.to_string());
+        assert_written(
+            "strict",
+            &strict_error(Lang::En, &e),
+            &strict_error(Lang::Es, &e),
+            &strict_error(Lang::Pt, &e),
+            &e.to_string(),
+        );
     }
 
     #[test]
@@ -247,13 +289,20 @@ mod tests {
         let large = link::parse("run=1&epochs=200&train_size=30000&shadow_models=64");
         for gpu in [false, true] {
             for frame in [false, true] {
-                let link::AutoRun::Ask(why) = link::autorun(&large, gpu, frame) else { panic!("a max-cost link must ask") };
+                let link::AutoRun::Ask(why) = link::autorun(&large, gpu, frame) else {
+                    panic!("a max-cost link must ask")
+                };
                 let [en, es, pt] = Lang::ALL.map(|l| ask(l, &why));
                 assert_written(&format!("{why:?}"), &en, &es, &pt, &why.to_string());
             }
         }
         let link::AutoRun::Ask(why) = link::autorun(&large, false, false) else { unreachable!() };
-        assert!(ask(Lang::Pt, &why).contains("200 épocas × 30.000 amostras × 130 modelos = 780.000.000"), "{}", ask(Lang::Pt, &why));
+        assert!(
+            ask(Lang::Pt, &why)
+                .contains("200 épocas × 30.000 amostras × 130 modelos = 780.000.000"),
+            "{}",
+            ask(Lang::Pt, &why)
+        );
     }
 
     #[test]
@@ -262,23 +311,50 @@ mod tests {
         let r = epochs.range().unwrap();
         let (raw, reason) = ("abc", epochs.read("abc").unwrap_err());
         let [en, es, pt] = Lang::ALL.map(|l| invalid_control(l, "epochs", raw, &reason, "5"));
-        assert_written("invalid", &en, &es, &pt, &format!("epochs: {raw:?} is not valid ({reason}); kept 5"));
+        assert_written(
+            "invalid",
+            &en,
+            &es,
+            &pt,
+            &format!("epochs: {raw:?} is not valid ({reason}); kept 5"),
+        );
         assert_eq!(en, "epochs: \"abc\" is not valid (expected a number from 1 to 200); kept 5");
         for (name, raw) in [("epochs", "1000"), ("label_noise", "0.75")] {
             let f = field(name).unwrap();
             let (to, r) = (f.read(raw).unwrap().clamped.unwrap(), f.range().unwrap());
             let [en, es, pt] = Lang::ALL.map(|l| clamped_control(l, name, raw, to, r));
-            let today =
-                format!("{name}: {raw} set to {to} (allowed {} to {}{})", r.min, r.max, if r.integer { ", whole numbers" } else { "" });
+            let today = format!(
+                "{name}: {raw} set to {to} (allowed {} to {}{})",
+                r.min,
+                r.max,
+                if r.integer { ", whole numbers" } else { "" }
+            );
             assert_written(name, &en, &es, &pt, &today);
         }
-        assert_eq!(clamped_control(Lang::En, "epochs", "1000", 200.0, r), "epochs: 1000 set to 200 (allowed 1 to 200, whole numbers)");
         assert_eq!(
-            clamped_control(Lang::Es, "label_noise", "0.75", 0.5, field("label_noise").unwrap().range().unwrap()),
+            clamped_control(Lang::En, "epochs", "1000", 200.0, r),
+            "epochs: 1000 set to 200 (allowed 1 to 200, whole numbers)"
+        );
+        assert_eq!(
+            clamped_control(
+                Lang::Es,
+                "label_noise",
+                "0.75",
+                0.5,
+                field("label_noise").unwrap().range().unwrap()
+            ),
             "label_noise: 0.75 se ajustó a 0,5 (se permite de 0 a 0,5)"
         );
-        let e = Config { batch_size: 2048, train_size: 100, ..Config::default() }.validate().unwrap_err();
-        assert_eq!(not_applied(Lang::En, &e), "batch_size: 2048 is larger than train_size (100); not applied");
-        assert_eq!(not_applied(Lang::Pt, &e), "batch_size: 2.048 é maior que train_size (100); não aplicado");
+        let e = Config { batch_size: 2048, train_size: 100, ..Config::default() }
+            .validate()
+            .unwrap_err();
+        assert_eq!(
+            not_applied(Lang::En, &e),
+            "batch_size: 2048 is larger than train_size (100); not applied"
+        );
+        assert_eq!(
+            not_applied(Lang::Pt, &e),
+            "batch_size: 2.048 é maior que train_size (100); não aplicado"
+        );
     }
 }

@@ -93,7 +93,10 @@ pub fn rehearse(config: Config, ui: Ui) {
             let messages: Vec<FromWorker> = inbox.borrow_mut().drain(..).map(|(_, m)| m).collect();
             for m in messages {
                 let end = match m {
-                    FromWorker::Ready => worker.post_message(&msg.clone().into()).err().map(|e| Err(format!("{e:?}"))),
+                    FromWorker::Ready => worker
+                        .post_message(&msg.clone().into())
+                        .err()
+                        .map(|e| Err(format!("{e:?}"))),
                     FromWorker::Rehearsed(r) => Some(r.map_err(|e| e.to_string())),
                     FromWorker::Failed(why) => Some(Err(why.describe(status))),
                     _ => None,
@@ -116,7 +119,10 @@ pub fn rehearse(config: Config, ui: Ui) {
 /// themselves.
 pub async fn after_rehearsal(stop: impl Fn() -> bool) {
     let t0 = web::now_ms();
-    while REHEARSAL.with(|r| matches!(*r.borrow(), Rehearsal::Running(_))) && web::now_ms() - t0 < REHEARSAL_WAIT_MS && !stop() {
+    while REHEARSAL.with(|r| matches!(*r.borrow(), Rehearsal::Running(_)))
+        && web::now_ms() - t0 < REHEARSAL_WAIT_MS
+        && !stop()
+    {
         web::sleep_ms(50).await;
     }
     end_rehearsal();
@@ -131,7 +137,9 @@ pub fn end_rehearsal() {
 }
 
 fn rehearsal_failed(why: &str) {
-    web_sys::console::warn_1(&format!("Spotlight: the rehearsal failed (the first run starts cold): {why}").into());
+    web_sys::console::warn_1(
+        &format!("Spotlight: the rehearsal failed (the first run starts cold): {why}").into(),
+    );
     web::mark("spotlight-rehearsal-failed");
 }
 
@@ -198,7 +206,8 @@ type Started = (Worker, [Closure<dyn Fn(JsValue)>; 2]);
 fn start(i: usize, glue: &str, inbox: &Inbox, f: &Failure) -> Result<Started, String> {
     let opts = WorkerOptions::new();
     opts.set_type(WorkerType::Module);
-    let w = Worker::new_with_options(WORKER_SCRIPT, &opts).map_err(|e| (f.worker_start)(&format!("{e:?}")))?;
+    let w = Worker::new_with_options(WORKER_SCRIPT, &opts)
+        .map_err(|e| (f.worker_start)(&format!("{e:?}")))?;
     let inbox_msg = inbox.clone();
     let on_message = Closure::<dyn Fn(JsValue)>::new(move |e: JsValue| {
         let data = e.unchecked_into::<MessageEvent>().data();
@@ -212,7 +221,9 @@ fn start(i: usize, glue: &str, inbox: &Inbox, f: &Failure) -> Result<Started, St
     // An error that escapes the worker (a trap in its wasm, a script that did not load).
     let on_error = Closure::<dyn Fn(JsValue)>::new(move |e: JsValue| {
         let text = js_sys::Reflect::get(&e, &"message".into()).ok().and_then(|m| m.as_string());
-        inbox_err.borrow_mut().push_back((i, FromWorker::Failed(Trouble::Escaped(text.filter(|t| !t.is_empty())))));
+        inbox_err
+            .borrow_mut()
+            .push_back((i, FromWorker::Failed(Trouble::Escaped(text.filter(|t| !t.is_empty())))));
     });
     w.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     w.set_onerror(Some(on_error.as_ref().unchecked_ref()));
@@ -248,7 +259,11 @@ impl Pool {
 
     fn post_data(&self, i: usize, data: &ExperimentData) -> Result<(), String> {
         let (json, pool, test) = data_parts(data);
-        let parts = js_sys::Array::of3(&json.into(), &js_sys::Uint8Array::from(pool), &js_sys::Uint8Array::from(test));
+        let parts = js_sys::Array::of3(
+            &json.into(),
+            &js_sys::Uint8Array::from(pool),
+            &js_sys::Uint8Array::from(test),
+        );
         self.workers[i].post_message(&parts).map_err(|e| format!("{e:?}"))
     }
 }
@@ -281,7 +296,14 @@ pub struct Outcome {
 /// Runs `config`'s experiment on `data` in a pool of workers — on WebGPU when `gpu`, else on the
 /// CPU backend — showing its progress and its report as they come; `stop()` is asked a few times a
 /// second. A worker's lost GPU device sets `ui.gpu_lost` and stops the run.
-pub async fn run(config: &Config, data: &ExperimentData, backend: &str, gpu: bool, ui: Ui, stop: impl Fn() -> bool) -> Outcome {
+pub async fn run(
+    config: &Config,
+    data: &ExperimentData,
+    backend: &str,
+    gpu: bool,
+    ui: Ui,
+    stop: impl Fn() -> bool,
+) -> Outcome {
     let clock = || web::now_ms() / 1000.0;
     let started = clock();
     let mut board = Board::new(config, data, backend, started);
@@ -318,7 +340,11 @@ pub async fn run(config: &Config, data: &ExperimentData, backend: &str, gpu: boo
             match msg {
                 FromWorker::Ready => {
                     if let Err(e) = pool.post_data(i, data) {
-                        return outcome(&board, Ending::Cancelled, Some((words().data_not_sent)(&e)));
+                        return outcome(
+                            &board,
+                            Ending::Cancelled,
+                            Some((words().data_not_sent)(&e)),
+                        );
                     }
                     slots[i] = Slot::Idle;
                 }
@@ -342,14 +368,23 @@ pub async fn run(config: &Config, data: &ExperimentData, backend: &str, gpu: boo
                     (slots[i], changed) = (Slot::Idle, true);
                 }
                 FromWorker::Failed(why) if !gpu => {
-                    return outcome(&board, Ending::Cancelled, Some(why.describe(&ui.lang_now().texts().status)));
+                    return outcome(
+                        &board,
+                        Ending::Cancelled,
+                        Some(why.describe(&ui.lang_now().texts().status)),
+                    );
                 }
                 FromWorker::Failed(why) => {
                     failed.get_or_insert(why.describe(&ui.lang_now().texts().status));
                     lingering.get_or_insert(now);
                 }
                 FromWorker::Rehearsed(_) => {}
-                FromWorker::NoGpu(why) => return Outcome { no_gpu: Some(why), ..outcome(&board, Ending::Cancelled, None) },
+                FromWorker::NoGpu(why) => {
+                    return Outcome {
+                        no_gpu: Some(why),
+                        ..outcome(&board, Ending::Cancelled, None)
+                    };
+                }
                 FromWorker::GpuLost(why) => {
                     ui.gpu_lost.set(Some(why));
                     return outcome(&board, Ending::Cancelled, None);
@@ -369,8 +404,12 @@ pub async fn run(config: &Config, data: &ExperimentData, backend: &str, gpu: boo
             }
             let Some(task) = board.next_task() else { break };
             let msg = match task {
-                Task::Train { index, job } => ToWorker::Train { index, job, backend: backend.to_string(), gpu },
-                Task::Attack { variant, target, shadow_phi } => ToWorker::Attack { variant, config: config.clone(), target, shadow_phi },
+                Task::Train { index, job } => {
+                    ToWorker::Train { index, job, backend: backend.to_string(), gpu }
+                }
+                Task::Attack { variant, target, shadow_phi } => {
+                    ToWorker::Attack { variant, config: config.clone(), target, shadow_phi }
+                }
             };
             if let Err(e) = pool.post(i, &msg) {
                 return outcome(&board, Ending::Cancelled, Some((words().task_not_sent)(&e)));

@@ -41,7 +41,8 @@ mod tests {
             RunError::NothingToAttack,
         ];
         for e in &errors {
-            let [en, es, pt] = [Lang::En, Lang::Es, Lang::Pt].map(|l| run_error(&l.texts().status, e));
+            let [en, es, pt] =
+                [Lang::En, Lang::Es, Lang::Pt].map(|l| run_error(&l.texts().status, e));
             assert_eq!(en, e.to_string(), "English is the core's text");
             assert_eq!(RunError::read(&en).to_string(), en, "the report's text reads back");
             for (lang, text) in [("es", &es), ("pt", &pt)] {

@@ -86,7 +86,9 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
         None
     };
     // A lost GPU device stops the run: every later step on it would fail.
-    let stop = || cancel.load(Ordering::Relaxed) || (be.gpu && ui.gpu_lost.with_untracked(Option::is_some));
+    let stop = || {
+        cancel.load(Ordering::Relaxed) || (be.gpu && ui.gpu_lost.with_untracked(Option::is_some))
+    };
     // A task of its own (it reads every image of the dataset, ~30 ms in the browser): after a
     // first load the dataset's decoding just held the page, and after it the page redraws.
     web::yield_now().await;
@@ -162,13 +164,24 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
     let f = &words().failure;
     ui.activity.set(match (finished, ui.gpu_lost.get_untracked()) {
         (_, _) if failure.is_some() => Activity::Failed((f.kept)(&failure.unwrap_or_default())),
-        (_, Some(why)) if be.gpu => Activity::Failed((f.gpu_lost)(if why.is_empty() { words().banner.no_reason } else { &why })),
+        (_, Some(why)) if be.gpu => Activity::Failed((f.gpu_lost)(if why.is_empty() {
+            words().banner.no_reason
+        } else {
+            &why
+        })),
         (true, _) if !failures.is_empty() => Activity::Failed((f.errors)(failures.len())),
         (true, _) => Activity::Done,
         (false, _) => Activity::Cancelled,
     });
     ui.times.set(Some(times.clone()));
-    Some(ComparisonTime { backend: be.label.clone(), config: config.clone(), times, finished, workers, flipped_gap })
+    Some(ComparisonTime {
+        backend: be.label.clone(),
+        config: config.clone(),
+        times,
+        finished,
+        workers,
+        flipped_gap,
+    })
 }
 
 /// Drives the experiment on the page's own thread (WebGPU), drawing between units of work.
@@ -191,7 +204,10 @@ async fn drive_here(exp: &mut Experiment, ui: Ui, stop: &dyn Fn() -> bool) -> (E
         }
         // The report (and so the charts) at every epoch's end, and at live read-outs at most four
         // times a second.
-        if p.epoch_finished || p.phase == Phase::Done || (p.measured && pace.elapsed_s - last_report > 0.25) {
+        if p.epoch_finished
+            || p.phase == Phase::Done
+            || (p.measured && pace.elapsed_s - last_report > 0.25)
+        {
             last_report = pace.elapsed_s;
             ui.report.set(Some(exp.report()));
             // The first read-out after a training step (epoch 0's come before any).
@@ -239,7 +255,17 @@ pub async fn run_bench(ui: Ui) {
     for (device, label) in &backends {
         for bn in [true, false] {
             ui.bench_note.set(BenchNote::Timing(Variant::unregularized(bn), label.clone()));
-            match bench::train_throughput(&ds, device, label, bn, config.batch_size, BENCH_STEPS, &clock).await {
+            match bench::train_throughput(
+                &ds,
+                device,
+                label,
+                bn,
+                config.batch_size,
+                BENCH_STEPS,
+                &clock,
+            )
+            .await
+            {
                 Ok(t) => ui.bench.update(|b| b.throughput.push(t)),
                 Err(e) => {
                     ui.bench_note.set(BenchNote::Failed(label.clone(), e));

@@ -23,8 +23,9 @@ use crate::{notice_text, web};
 /// the CLI (`spotlight run --link 'train_size=1000&epochs=6&probe_size=16' --preview results/default-cpu.json`; a
 /// core test checks that it is the CPU default's). Marked "measured earlier" on the page.
 pub fn measured_earlier() -> Option<&'static Report> {
-    static MEASURED: std::sync::LazyLock<Option<Report>> =
-        std::sync::LazyLock::new(|| serde_json::from_str(include_str!("../../results/default-cpu.json")).ok());
+    static MEASURED: std::sync::LazyLock<Option<Report>> = std::sync::LazyLock::new(|| {
+        serde_json::from_str(include_str!("../../results/default-cpu.json")).ok()
+    });
     MEASURED.as_ref()
 }
 
@@ -159,7 +160,9 @@ impl Ui {
         };
         Self {
             config: RwSignal::new(link.config.clone()),
-            notices: RwSignal::new(link.notices.iter().map(|n| notice_text::link_notice(lang, n)).collect()),
+            notices: RwSignal::new(
+                link.notices.iter().map(|n| notice_text::link_notice(lang, n)).collect(),
+            ),
             backend_pref: pref,
             // Reads `gpu_lost`: a lost device makes the next run choose again (the CPU).
             backend: LocalResource::new(move || backend::choose(pref, gpu_lost.get())),
@@ -177,7 +180,11 @@ impl Ui {
             base: RwSignal::new(Config::default()),
             course: StoredValue::new(link.course.clone()),
             // A step at a part the course hides opens at the next one it shows.
-            tour: RwSignal::new(link.course.tour.and_then(|n| link.course.tour_steps().into_iter().find(|&s| s >= n))),
+            tour: RwSignal::new(
+                link.course
+                    .tour
+                    .and_then(|n| link.course.tour_steps().into_iter().find(|&s| s >= n)),
+            ),
             lang: RwSignal::new(lang),
         }
     }
@@ -190,7 +197,10 @@ impl Ui {
     /// One text of the page's language, following the language menu: `{ui.tr(|t| t.page.lede)}`.
     /// Every text read this way is one closure type, so the view code that keeps a reactive text is
     /// compiled once for them all (a closure of its own per text costs a few KB of wasm each).
-    pub fn tr(self, pick: fn(&'static Texts) -> &'static str) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
+    pub fn tr(
+        self,
+        pick: fn(&'static Texts) -> &'static str,
+    ) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
         move || pick(self.t())
     }
 
@@ -209,7 +219,9 @@ impl Ui {
     /// The report the lenses draw: this page's run, or — before its first — the one measured
     /// earlier ([`measured_earlier`]).
     pub fn shown_report(self) -> Option<Report> {
-        self.report.get().or_else(|| (self.runs_started.get() == 0).then(|| measured_earlier().cloned()).flatten())
+        self.report.get().or_else(|| {
+            (self.runs_started.get() == 0).then(|| measured_earlier().cloned()).flatten()
+        })
     }
 
     /// Whether the settings' "Advanced" fold opens with the page (a course link that shows one).
@@ -249,13 +261,16 @@ impl Ui {
     /// link's or one picked in the menu) and the backend the page was opened with (never `run=1`,
     /// nor the tour's step).
     pub fn share_query(self, c: &Config) -> String {
-        let hidden = self.course.with_value(|k| Course::new(k.hidden().iter().copied(), None).with_lang(k.lang));
+        let hidden = self
+            .course
+            .with_value(|k| Course::new(k.hidden().iter().copied(), None).with_lang(k.lang));
         self.link_query(c, hidden)
     }
 
     /// The link of a config with a course (a teacher's course link).
     pub fn link_query(self, c: &Config, course: Course) -> String {
         let link = link::parse("");
-        Link { config: c.clone(), backend: self.backend_pref, course, config_given: true, ..link }.to_query()
+        Link { config: c.clone(), backend: self.backend_pref, course, config_given: true, ..link }
+            .to_query()
     }
 }

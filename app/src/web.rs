@@ -13,19 +13,34 @@ fn window() -> web_sys::Window {
 }
 
 fn js_err(v: JsValue) -> String {
-    v.as_string().or_else(|| Reflect::get(&v, &"message".into()).ok().and_then(|m| m.as_string())).unwrap_or_else(|| format!("{v:?}"))
+    v.as_string()
+        .or_else(|| Reflect::get(&v, &"message".into()).ok().and_then(|m| m.as_string()))
+        .unwrap_or_else(|| format!("{v:?}"))
 }
 
 /// GETs a same-origin URL as bytes, calling `progress(bytes so far, total)` as chunks arrive
 /// (`total` from Content-Length, when the server sends one); more than `max` bytes is an error
 /// (its words from `s`, in the page's language).
-pub async fn fetch_bytes(url: &str, max: usize, s: &Load, mut progress: impl FnMut(u64, Option<u64>)) -> Result<Vec<u8>, String> {
-    let resp = JsFuture::from(window().fetch_with_str(url)).await.map_err(|e| format!("{url}: {}", js_err(e)))?;
-    let resp: web_sys::Response = resp.dyn_into().map_err(|_| format!("{url}: {}", s.not_a_response))?;
+pub async fn fetch_bytes(
+    url: &str,
+    max: usize,
+    s: &Load,
+    mut progress: impl FnMut(u64, Option<u64>),
+) -> Result<Vec<u8>, String> {
+    let resp = JsFuture::from(window().fetch_with_str(url))
+        .await
+        .map_err(|e| format!("{url}: {}", js_err(e)))?;
+    let resp: web_sys::Response =
+        resp.dyn_into().map_err(|_| format!("{url}: {}", s.not_a_response))?;
     if !resp.ok() {
         return Err(format!("{url}: HTTP {} {}", resp.status(), resp.status_text()));
     }
-    let total = resp.headers().get("content-length").ok().flatten().and_then(|s| s.trim().parse::<u64>().ok());
+    let total = resp
+        .headers()
+        .get("content-length")
+        .ok()
+        .flatten()
+        .and_then(|s| s.trim().parse::<u64>().ok());
     let too_big = || format!("{url}: {}", (s.too_big)(&(max >> 20).to_string()));
     let Some(body) = resp.body() else {
         let buf = JsFuture::from(resp.array_buffer().map_err(js_err)?).await.map_err(js_err)?;
@@ -107,12 +122,18 @@ pub async fn gunzip(bytes: &[u8], max: usize, s: &Load) -> Option<Result<Vec<u8>
             // unpacks a piece at a time on this thread (~5 ms), where a whole file's stream came
             // in pieces of megabytes that held the page for 50–80 ms each.
             let input = Uint8Array::from(bytes);
-            let writer: web_sys::WritableStreamDefaultWriter = ds.writable().get_writer().map_err(js_err)?;
+            let writer: web_sys::WritableStreamDefaultWriter =
+                ds.writable().get_writer().map_err(js_err)?;
             wasm_bindgen_futures::spawn_local(async move {
                 let (len, piece) = (input.length(), 64 << 10);
                 for at in (0..len).step_by(piece as usize) {
                     // A broken gzip rejects the write; the reader below reports it.
-                    if JsFuture::from(writer.write_with_chunk(&input.subarray(at, (at + piece).min(len)))).await.is_err() {
+                    if JsFuture::from(
+                        writer.write_with_chunk(&input.subarray(at, (at + piece).min(len))),
+                    )
+                    .await
+                    .is_err()
+                    {
                         return;
                     }
                 }
@@ -220,7 +241,10 @@ pub fn set_page_lang(code: &str, title: &str) {
 /// The page's language as its `<html lang>` says (read from the DOM alone: the crash panel does
 /// not trust the app's state); English when it names none the page has.
 fn page_lang() -> Lang {
-    let code = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()).and_then(|r| r.get_attribute("lang"));
+    let code = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+        .and_then(|r| r.get_attribute("lang"));
     code.and_then(|c| Lang::parse(&c)).unwrap_or_default()
 }
 
@@ -238,7 +262,8 @@ pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).map_err(js_err)?;
     let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(js_err)?;
     let doc = window().document().ok_or("no document")?;
-    let a: web_sys::HtmlAnchorElement = doc.create_element("a").map_err(js_err)?.dyn_into().map_err(|_| "no anchor")?;
+    let a: web_sys::HtmlAnchorElement =
+        doc.create_element("a").map_err(js_err)?.dyn_into().map_err(|_| "no anchor")?;
     a.set_href(&url);
     a.set_download(name);
     a.click();
@@ -288,19 +313,28 @@ pub async fn webgpu_adapter() -> Result<Adapter, NoAdapter> {
     }
     let request = Reflect::get(&gpu, &"requestAdapter".into()).map_err(browser)?;
     let request: js_sys::Function = request.dyn_into().map_err(|_| NoAdapter::NotAFunction)?;
-    let promise: Promise = request.call0(&gpu).map_err(browser)?.dyn_into().map_err(|_| NoAdapter::NoPromise)?;
+    let promise: Promise =
+        request.call0(&gpu).map_err(browser)?.dyn_into().map_err(|_| NoAdapter::NoPromise)?;
     let adapter = JsFuture::from(promise).await.map_err(browser)?;
     if adapter.is_null() || adapter.is_undefined() {
         return Err(NoAdapter::Null);
     }
     let info = Reflect::get(&adapter, &"info".into()).unwrap_or(JsValue::UNDEFINED);
-    let field = |k: &str| Reflect::get(&info, &k.into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
+    let field = |k: &str| {
+        Reflect::get(&info, &k.into()).ok().and_then(|v| v.as_string()).unwrap_or_default()
+    };
     let fallback = Reflect::get(&info, &"isFallbackAdapter".into())
         .ok()
         .and_then(|v| v.as_bool())
-        .or_else(|| Reflect::get(&adapter, &"isFallbackAdapter".into()).ok().and_then(|v| v.as_bool()))
+        .or_else(|| {
+            Reflect::get(&adapter, &"isFallbackAdapter".into()).ok().and_then(|v| v.as_bool())
+        })
         .unwrap_or(false);
-    let mut name = [field("vendor"), field("architecture")].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join("/");
+    let mut name = [field("vendor"), field("architecture")]
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join("/");
     if name.is_empty() {
         name = UNNAMED_ADAPTER.into();
     }
@@ -344,15 +378,20 @@ pub fn install_crash_handlers() {
         show_crash(&info.to_string());
     }));
     let w = window();
-    let on_error = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::Event)>::new(|e: web_sys::Event| {
-        let field = |k: &str| Reflect::get(&e, &k.into()).unwrap_or(JsValue::UNDEFINED);
-        let error = [field("error"), field("reason")].into_iter().find(|v| !v.is_undefined() && !v.is_null());
-        let text = match error {
-            Some(v) => js_err(v),
-            None => field("message").as_string().unwrap_or_else(|| page_lang().texts().status.crash.uncaught.into()),
-        };
-        show_crash(&text);
-    });
+    let on_error =
+        wasm_bindgen::closure::Closure::<dyn Fn(web_sys::Event)>::new(|e: web_sys::Event| {
+            let field = |k: &str| Reflect::get(&e, &k.into()).unwrap_or(JsValue::UNDEFINED);
+            let error = [field("error"), field("reason")]
+                .into_iter()
+                .find(|v| !v.is_undefined() && !v.is_null());
+            let text = match error {
+                Some(v) => js_err(v),
+                None => field("message")
+                    .as_string()
+                    .unwrap_or_else(|| page_lang().texts().status.crash.uncaught.into()),
+            };
+            show_crash(&text);
+        });
     for kind in ["error", "unhandledrejection"] {
         let _ = w.add_event_listener_with_callback(kind, on_error.as_ref().unchecked_ref());
     }
@@ -362,15 +401,18 @@ pub fn install_crash_handlers() {
 /// Asks before the page is left while `busy()` says a run is going on (the browser shows its own
 /// "leave site?" dialog).
 pub fn ask_before_leaving(busy: impl Fn() -> bool + 'static) {
-    let handler = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::BeforeUnloadEvent)>::new(move |e: web_sys::BeforeUnloadEvent| {
-        // After a crash there is nothing left to lose (and the wasm may not answer).
-        let crashed = window().document().and_then(|d| d.get_element_by_id("crash")).is_some();
-        if !crashed && busy() {
-            e.prevent_default();
-            e.set_return_value(page_lang().texts().status.crash.leave);
-        }
-    });
-    let _ = window().add_event_listener_with_callback("beforeunload", handler.as_ref().unchecked_ref());
+    let handler = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::BeforeUnloadEvent)>::new(
+        move |e: web_sys::BeforeUnloadEvent| {
+            // After a crash there is nothing left to lose (and the wasm may not answer).
+            let crashed = window().document().and_then(|d| d.get_element_by_id("crash")).is_some();
+            if !crashed && busy() {
+                e.prevent_default();
+                e.set_return_value(page_lang().texts().status.crash.leave);
+            }
+        },
+    );
+    let _ =
+        window().add_event_listener_with_callback("beforeunload", handler.as_ref().unchecked_ref());
     handler.forget();
 }
 
@@ -393,7 +435,9 @@ pub fn on_device_lost(device: &JsValue, on_lost: impl FnOnce(String) + 'static) 
     let Ok(lost) = Reflect::get(device, &"lost".into()) else { return };
     let Ok(lost) = lost.dyn_into::<Promise>() else { return };
     let cb = wasm_bindgen::closure::Closure::once(move |info: JsValue| {
-        let field = |k: &str| Reflect::get(&info, &k.into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
+        let field = |k: &str| {
+            Reflect::get(&info, &k.into()).ok().and_then(|v| v.as_string()).unwrap_or_default()
+        };
         let (reason, message) = (field("reason"), field("message"));
         on_lost(match (reason.is_empty(), message.is_empty()) {
             (false, false) => format!("{reason}: {message}"),

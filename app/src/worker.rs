@@ -127,8 +127,10 @@ fn scope() -> DedicatedWorkerGlobalScope {
 }
 
 fn post(msg: &FromWorker) {
-    let text = serde_json::to_string(msg)
-        .unwrap_or_else(|e| serde_json::to_string(&FromWorker::Failed(Trouble::NotSerialized(e.to_string()))).unwrap_or_default());
+    let text = serde_json::to_string(msg).unwrap_or_else(|e| {
+        serde_json::to_string(&FromWorker::Failed(Trouble::NotSerialized(e.to_string())))
+            .unwrap_or_default()
+    });
     let _ = scope().post_message(&text.into());
 }
 
@@ -163,19 +165,24 @@ fn receive(v: &wasm_bindgen::JsValue) -> Result<(), Trouble> {
         None => (v.as_string(), None),
     };
     let text = text.ok_or(Trouble::NotText)?;
-    let msg: ToWorker = serde_json::from_str(&text).map_err(|e| Trouble::Unreadable(e.to_string()))?;
+    let msg: ToWorker =
+        serde_json::from_str(&text).map_err(|e| Trouble::Unreadable(e.to_string()))?;
     match msg {
         ToWorker::Data { mut data } => {
             let (pool, test) = images.ok_or(Trouble::NoImages)?;
             data.pool.images = js_sys::Uint8Array::new(&pool).to_vec();
             data.test_images = js_sys::Uint8Array::new(&test).to_vec();
             let px = data.rows * data.cols;
-            if data.pool.images.len() != data.pool.labels.len() * px || data.test_images.len() != data.test_labels.len() * px {
+            if data.pool.images.len() != data.pool.labels.len() * px
+                || data.test_images.len() != data.test_labels.len() * px
+            {
                 return Err(Trouble::ImagesMismatch);
             }
             DATA.with(|d| *d.borrow_mut() = Some(data));
         }
-        ToWorker::Train { index, job, backend, gpu } => wasm_bindgen_futures::spawn_local(train(index, job, backend, gpu)),
+        ToWorker::Train { index, job, backend, gpu } => {
+            wasm_bindgen_futures::spawn_local(train(index, job, backend, gpu))
+        }
         ToWorker::LoseGpu => backend::destroy_webgpu(),
         ToWorker::Rehearse { config } => wasm_bindgen_futures::spawn_local(async move {
             let result = match BackendName::Flex.cpu_device() {
@@ -189,7 +196,8 @@ fn receive(v: &wasm_bindgen::JsValue) -> Result<(), Trouble> {
                 let d = d.borrow();
                 let data = d.as_ref().ok_or(RunError::AttackBeforeData)?;
                 let keep = shadow_keep(&config, data.pool.labels.len());
-                jobs::attack_of(&config, data, &keep, &target, &shadow_phi).ok_or(RunError::NothingToAttack)?
+                jobs::attack_of(&config, data, &keep, &target, &shadow_phi)
+                    .ok_or(RunError::NothingToAttack)?
             });
             post(&FromWorker::Attacked { variant, result });
         }
@@ -199,7 +207,11 @@ fn receive(v: &wasm_bindgen::JsValue) -> Result<(), Trouble> {
 
 async fn train(index: usize, job: Job, backend: String, gpu: bool) {
     let Some(data) = DATA.with(|d| d.borrow_mut().take()) else {
-        post(&FromWorker::Trained { index, result: Err(RunError::JobBeforeData), memory: web::memory_bytes() });
+        post(&FromWorker::Trained {
+            index,
+            result: Err(RunError::JobBeforeData),
+            memory: web::memory_bytes(),
+        });
         return;
     };
     let mut last = f64::NEG_INFINITY;
@@ -208,7 +220,12 @@ async fn train(index: usize, job: Job, backend: String, gpu: bool) {
         let now = web::now_ms();
         if p.readout.is_some() || now - last > 100.0 {
             last = now;
-            post(&FromWorker::Progress { index, steps_done: p.steps_done, readout: p.readout, memory: web::memory_bytes() });
+            post(&FromWorker::Progress {
+                index,
+                steps_done: p.steps_done,
+                readout: p.readout,
+                memory: web::memory_bytes(),
+            });
         }
     };
     let device = if gpu {
@@ -225,7 +242,10 @@ async fn train(index: usize, job: Job, backend: String, gpu: bool) {
         BackendName::Flex.cpu_device()
     };
     let result = match device {
-        Ok(device) => jobs::run_job_on(&job, &data, &device, &backend, || web::now_ms() / 1000.0, on_progress).await,
+        Ok(device) => {
+            jobs::run_job_on(&job, &data, &device, &backend, || web::now_ms() / 1000.0, on_progress)
+                .await
+        }
         Err(e) => Err(RunError::Other(e)),
     };
     DATA.with(|d| *d.borrow_mut() = Some(data));

@@ -25,7 +25,10 @@ fn attack_rows(ui: Ui) -> impl Fn() -> Vec<Vec<Cell>> + Send + Sync + 'static {
                         cell(lang.pct(a.lira_online.tpr_at(0.01).unwrap_or(0.0), 1)),
                         cell(auc(a.lira_offline.auc)),
                         cell(auc(a.loss.auc)),
-                        Cell { text: a.lira_noisy.as_ref().map_or("—".to_string(), |n| auc(n.auc)), class: "auc-noisy" },
+                        Cell {
+                            text: a.lira_noisy.as_ref().map_or("—".to_string(), |n| auc(n.auc)),
+                            class: "auc-noisy",
+                        },
                     ]
                 })
                 .collect()
@@ -40,7 +43,12 @@ pub fn attack_sentence(r: &Report, lang: Lang) -> Option<String> {
         .runs
         .iter()
         .filter_map(|run| {
-            run.attack.as_ref().map(|a| (model_name(r.variant(run), lang), lang.pct(a.lira_online.tpr_at(0.01).unwrap_or(0.0), 1)))
+            run.attack.as_ref().map(|a| {
+                (
+                    model_name(r.variant(run), lang),
+                    lang.pct(a.lira_online.tpr_at(0.01).unwrap_or(0.0), 1),
+                )
+            })
         })
         .collect();
     (!models.is_empty()).then(|| (lang.texts().lenses.attack_says)(&models))
@@ -50,8 +58,12 @@ pub fn attack_sentence(r: &Report, lang: Lang) -> Option<String> {
 pub fn AttackView(ui: Ui) -> impl IntoView {
     // The ROC redraws when the attack's results arrive, not at every epoch; the charts redraw in
     // the page's language when it changes (it is part of their input).
-    let attacked = Memo::new(move |_| (ui.shown_report().filter(|r| r.runs.iter().any(|x| x.attack.is_some())), ui.lang.get()));
-    let roc = drawn_apart(attacked, |(r, lang)| r.as_ref().map(|r| spotlight_plots::roc_curves(r, *lang)).unwrap_or_default());
+    let attacked = Memo::new(move |_| {
+        (ui.shown_report().filter(|r| r.runs.iter().any(|x| x.attack.is_some())), ui.lang.get())
+    });
+    let roc = drawn_apart(attacked, |(r, lang)| {
+        r.as_ref().map(|r| spotlight_plots::roc_curves(r, *lang)).unwrap_or_default()
+    });
     let has_attack = move || attacked.with(|(r, _)| r.is_some());
     // The loss attack on the live sample, while the models train: redrawn at live read-outs only.
     let live = Memo::new(move |_| {
@@ -65,11 +77,14 @@ pub fn AttackView(ui: Ui) -> impl IntoView {
         });
         (report, ui.lang.get())
     });
-    let live_chart = drawn_apart(live, |(r, lang)| r.as_ref().map(|r| spotlight_plots::live_attack_curves(r, *lang)).unwrap_or_default());
+    let live_chart = drawn_apart(live, |(r, lang)| {
+        r.as_ref().map(|r| spotlight_plots::live_attack_curves(r, *lang)).unwrap_or_default()
+    });
     let t = move || &ui.t().lenses;
     // The attack in words: the share of each model's members LiRA finds at 1 % false positives.
     // From the ROC's own input (before the first run, the report measured earlier): no copy of its own.
-    let says = move || attacked.with(|(r, lang)| r.as_ref().and_then(|r| attack_sentence(r, *lang)));
+    let says =
+        move || attacked.with(|(r, lang)| r.as_ref().and_then(|r| attack_sentence(r, *lang)));
     view! {
         <section class="view" id="view-attack">
             <h2>{ui.tr(|t| t.lenses.attack_heading)}</h2>

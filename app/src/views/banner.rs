@@ -17,15 +17,22 @@ pub fn Banner(ui: Ui) -> impl IntoView {
             Some(be) => {
                 let ran = !matches!(ui.activity.get(), Activity::Idle | Activity::Benchmarking);
                 let place = match ui.gpu_on_page.get() {
-                    Some(why) if be.gpu => (b.on_page)(&(b.no_gpu_in_workers)(&(b.webgpu_failed)(&why))),
+                    Some(why) if be.gpu => {
+                        (b.on_page)(&(b.no_gpu_in_workers)(&(b.webgpu_failed)(&why)))
+                    }
                     _ => b.in_workers.into(),
                 };
-                format!("{} {} — {place}", if ran { b.training_on } else { b.backend }, backend::shown(&be.label, s))
+                format!(
+                    "{} {} — {place}",
+                    if ran { b.training_on } else { b.backend },
+                    backend::shown(&be.label, s)
+                )
             }
         }
     };
     let why = move || ui.backend.get().and_then(|be| be.why.map(|w| w.describe(&ui.t().status)));
-    let class = move || if ui.backend.get().is_some_and(|b| b.gpu) { "banner gpu" } else { "banner cpu" };
+    let class =
+        move || if ui.backend.get().is_some_and(|b| b.gpu) { "banner gpu" } else { "banner cpu" };
     // `data-chosen` once the backend is known (the browser tests wait for it, in any language).
     let chosen = move || ui.backend.get().map(|b| if b.gpu { "webgpu" } else { "cpu" });
     view! {

@@ -19,7 +19,11 @@ use crate::{backend, run_text};
 pub fn BenchView(ui: Ui) -> impl IntoView {
     let json = move || ui.bench.with(|b| b.to_json());
     let export = move |_| {
-        let _ = web::download("spotlight-bench.json", "application/json", &ui.bench.with_untracked(|b| b.to_json()));
+        let _ = web::download(
+            "spotlight-bench.json",
+            "application/json",
+            &ui.bench.with_untracked(|b| b.to_json()),
+        );
     };
     let rows = move || {
         let lang = ui.lang.get();
@@ -58,7 +62,11 @@ pub fn BenchView(ui: Ui) -> impl IntoView {
                         &lang.int(c.config.shadow_models as u64),
                         &backend::shown(&c.backend, s)
                     ),
-                    if c.workers > 0 { (b.in_workers)(&lang.int(c.workers as u64)) } else { b.on_page.into() },
+                    if c.workers > 0 {
+                        (b.in_workers)(&lang.int(c.workers as u64))
+                    } else {
+                        b.on_page.into()
+                    },
                     (b.in_all)(&lang.num(c.times.total_s, 1)),
                     if c.finished { "" } else { b.stopped_early },
                     phases(lang, &c.times),
@@ -94,10 +102,16 @@ fn note(lang: Lang, n: &BenchNote) -> String {
     let b = &s.bench;
     match n {
         BenchNote::None => String::new(),
-        BenchNote::NoGpu(label, e) => format!("{}: {}", backend::shown(label, s), (s.banner.webgpu_failed)(e)),
-        BenchNote::Failed(label, e) => format!("{}: {}", backend::shown(label, s), run_text::run_error(s, e)),
+        BenchNote::NoGpu(label, e) => {
+            format!("{}: {}", backend::shown(label, s), (s.banner.webgpu_failed)(e))
+        }
+        BenchNote::Failed(label, e) => {
+            format!("{}: {}", backend::shown(label, s), run_text::run_error(s, e))
+        }
         BenchNote::NoMnist => b.needs_mnist.into(),
-        BenchNote::Timing(model, label) => (b.timing)(model_name(*model, lang), &backend::shown(label, s)),
+        BenchNote::Timing(model, label) => {
+            (b.timing)(model_name(*model, lang), &backend::shown(label, s))
+        }
         BenchNote::TimingComparison(label) => (b.timing_comparison)(&backend::shown(label, s)),
         BenchNote::Done => b.done.into(),
         BenchNote::Unfinished(how) => (b.unfinished)(&match how {

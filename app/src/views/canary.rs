@@ -45,7 +45,11 @@ fn class_text(t: &Texts, dataset: DatasetName, class: u8) -> String {
 
 /// The config's canary as pixels (none: blank).
 fn pixels_of(text: &str) -> Vec<bool> {
-    if text.is_empty() { vec![false; PIXELS] } else { canary::decode(text).unwrap_or_else(|_| vec![false; PIXELS]) }
+    if text.is_empty() {
+        vec![false; PIXELS]
+    } else {
+        canary::decode(text).unwrap_or_else(|_| vec![false; PIXELS])
+    }
 }
 
 /// The keyboard's cursor on the pad: where it is and whether its pen is down.
@@ -60,13 +64,22 @@ fn paint(canvas: &web_sys::HtmlCanvasElement, px: &[bool], cursor: Option<Cursor
     use wasm_bindgen::JsCast;
     let Ok(Some(ctx)) = canvas.get_context("2d") else { return };
     let Ok(ctx) = ctx.dyn_into::<web_sys::CanvasRenderingContext2d>() else { return };
-    let mut rgba: Vec<u8> = px.iter().flat_map(|&p| if p { [255, 255, 255, 255] } else { [0, 0, 0, 255] }).collect();
+    let mut rgba: Vec<u8> =
+        px.iter().flat_map(|&p| if p { [255, 255, 255, 255] } else { [0, 0, 0, 255] }).collect();
     // The keyboard's cursor: orange with the pen down, blue with it up.
     if let Some(c) = cursor {
         let i = 4 * (c.y * SIDE + c.x);
-        rgba[i..i + 4].copy_from_slice(&if c.pen { [230, 159, 0, 255] } else { [86, 180, 233, 255] });
+        rgba[i..i + 4].copy_from_slice(&if c.pen {
+            [230, 159, 0, 255]
+        } else {
+            [86, 180, 233, 255]
+        });
     }
-    if let Ok(img) = web_sys::ImageData::new_with_u8_clamped_array_and_sh(wasm_bindgen::Clamped(&rgba), SIDE as u32, SIDE as u32) {
+    if let Ok(img) = web_sys::ImageData::new_with_u8_clamped_array_and_sh(
+        wasm_bindgen::Clamped(&rgba),
+        SIDE as u32,
+        SIDE as u32,
+    ) {
         let _ = ctx.put_image_data(&img, 0.0, 0.0);
     }
 }
@@ -106,7 +119,10 @@ pub fn CanaryPad(ui: Ui) -> impl IntoView {
     let at = move |ev: &PointerEvent| -> Option<(f64, f64)> {
         let c = canvas.get()?;
         let (w, h) = (f64::from(c.client_width().max(1)), f64::from(c.client_height().max(1)));
-        Some((f64::from(ev.offset_x()) * SIDE as f64 / w, f64::from(ev.offset_y()) * SIDE as f64 / h))
+        Some((
+            f64::from(ev.offset_x()) * SIDE as f64 / w,
+            f64::from(ev.offset_y()) * SIDE as f64 / h,
+        ))
     };
     let stroke = move |p: (f64, f64)| {
         let from = last.get_value().unwrap_or(p);
@@ -171,7 +187,13 @@ pub fn CanaryPad(ui: Ui) -> impl IntoView {
         let step = |v: usize, d: i64| (v as i64 + d).clamp(0, SIDE as i64 - 1) as usize;
         let to = Cursor { x: step(c.x, dx), y: step(c.y, dy), ..c };
         if c.pen {
-            pixels.update(|px| ink(px, (c.x as f64 + 0.5, c.y as f64 + 0.5), (to.x as f64 + 0.5, to.y as f64 + 0.5)));
+            pixels.update(|px| {
+                ink(
+                    px,
+                    (c.x as f64 + 0.5, c.y as f64 + 0.5),
+                    (to.x as f64 + 0.5, to.y as f64 + 0.5),
+                )
+            });
         }
         cursor.set(Some(to));
     };
@@ -253,7 +275,11 @@ fn followed(ui: Ui) -> Vec<Followed> {
             .iter()
             .map(|run| Followed {
                 model: r.variant(run),
-                epochs: run.epochs.iter().filter_map(|e| e.canary.clone().map(|c| (e.epoch, c))).collect(),
+                epochs: run
+                    .epochs
+                    .iter()
+                    .filter_map(|e| e.canary.clone().map(|c| (e.epoch, c)))
+                    .collect(),
                 score: run.attack.as_ref().and_then(|a| a.canary.clone()),
             })
             .filter(|f| !f.epochs.is_empty())
@@ -266,7 +292,11 @@ fn followed(ui: Ui) -> Vec<Followed> {
 #[component]
 pub fn CanaryView(ui: Ui) -> impl IntoView {
     let models = Memo::new(move |_| followed(ui));
-    let report_canary = move || ui.report.with(|r| r.as_ref().map(|r| (r.config.canary.clone(), r.config.canary_label, r.config.dataset)));
+    let report_canary = move || {
+        ui.report.with(|r| {
+            r.as_ref().map(|r| (r.config.canary.clone(), r.config.canary_label, r.config.dataset))
+        })
+    };
     let picture = move || {
         report_canary().filter(|(c, _, _)| !c.is_empty()).map(|(c, l, d)| {
             let pixels = canary::to_image(&pixels_of(&c));
@@ -300,7 +330,11 @@ pub fn CanaryView(ui: Ui) -> impl IntoView {
                 })
             })
             .collect();
-        if scored.is_empty() { t.no_attack.to_string() } else { format!("{}{}.", t.confidence, scored.join("; ")) }
+        if scored.is_empty() {
+            t.no_attack.to_string()
+        } else {
+            format!("{}{}.", t.confidence, scored.join("; "))
+        }
     };
     // Each model's verdict in words: did it learn the label, would the attacker call it a member.
     let said = move || {
@@ -315,7 +349,10 @@ pub fn CanaryView(ui: Ui) -> impl IntoView {
                     model: model_name(f.model, lang),
                     learned: f.epochs.last().is_some_and(|(_, p)| Some(p.predicted) == label),
                     likely: s.and_then(CanaryScore::likely_member),
-                    above: s.and_then(|s| s.above_non_members).map(|a| lang.int((100.0 * a).floor() as u64)).unwrap_or_default(),
+                    above: s
+                        .and_then(|s| s.above_non_members)
+                        .map(|a| lang.int((100.0 * a).floor() as u64))
+                        .unwrap_or_default(),
                     rank: s.map(|s| lang.plain(s.rank)).unwrap_or_default(),
                     of: s.map(|s| lang.plain(s.candidates)).unwrap_or_default(),
                 })
@@ -326,19 +363,30 @@ pub fn CanaryView(ui: Ui) -> impl IntoView {
     let header = move || {
         let lang = ui.lang.get();
         let t = &lang.texts().canary;
-        models.get().iter().flat_map(|f| [(t.predicts)(model_name(f.model, lang)), t.p_label.into(), "‖∇ℓ‖".into()]).collect::<Vec<_>>()
+        models
+            .get()
+            .iter()
+            .flat_map(|f| {
+                [(t.predicts)(model_name(f.model, lang)), t.p_label.into(), "‖∇ℓ‖".into()]
+            })
+            .collect::<Vec<_>>()
     };
     let rows = move || {
         let m = models.get();
         let lang = ui.lang.get();
-        let epochs: Vec<usize> = m.first().map(|f| f.epochs.iter().map(|(e, _)| *e).collect()).unwrap_or_default();
+        let epochs: Vec<usize> =
+            m.first().map(|f| f.epochs.iter().map(|(e, _)| *e).collect()).unwrap_or_default();
         epochs
             .into_iter()
             .map(|e| {
                 let mut row = vec![e.to_string()];
                 for f in &m {
                     match f.epochs.iter().find(|(x, _)| *x == e) {
-                        Some((_, p)) => row.extend([p.predicted.to_string(), lang.pct(p.p_label, 0), lang.num(f64::from(p.grad_norm), 2)]),
+                        Some((_, p)) => row.extend([
+                            p.predicted.to_string(),
+                            lang.pct(p.p_label, 0),
+                            lang.num(f64::from(p.grad_norm), 2),
+                        ]),
                         None => row.extend(["—".to_string(), "—".into(), "—".into()]),
                     }
                 }

@@ -12,7 +12,10 @@ use crate::state::Ui;
 use crate::views::{Cell, KeyedRows, cell, drawn_apart, pct};
 
 /// A table's header row: the model, then `columns`, in the page's language.
-fn header(ui: Ui, columns: fn(&'static spotlight_i18n::lenses::Lenses) -> &'static [&'static str]) -> impl IntoView {
+fn header(
+    ui: Ui,
+    columns: fn(&'static spotlight_i18n::lenses::Lenses) -> &'static [&'static str],
+) -> impl IntoView {
     move || {
         let t = &ui.t().lenses;
         view! { <tr><th>{t.model}</th>{columns(t).iter().map(|c| view! { <th>{*c}</th> }).collect_view()}</tr> }
@@ -77,7 +80,8 @@ fn GradTable(ui: Ui) -> impl IntoView {
 /// How many outliers each model fits, in a sentence (or what the sentence waits for).
 pub fn memorized_sentence(report: Option<&Report>, lang: Lang) -> String {
     let t = &lang.texts().lenses;
-    let outliers = report.is_some_and(|r| r.config.label_noise > 0.0 || r.config.ood_fraction > 0.0);
+    let outliers =
+        report.is_some_and(|r| r.config.label_noise > 0.0 || r.config.ood_fraction > 0.0);
     report.and_then(|r| r.memorized()).map_or_else(
         || match report {
             None => t.memorized_waits.to_string(),
@@ -89,7 +93,11 @@ pub fn memorized_sentence(report: Option<&Report>, lang: Lang) -> String {
                 epoch: lang.int(m.epoch as u64),
                 ood: m.ood,
                 of: lang.int(m.of as u64),
-                models: m.models.iter().map(|&(v, n)| (model_name(v, lang), lang.int(n as u64))).collect(),
+                models: m
+                    .models
+                    .iter()
+                    .map(|&(v, n)| (model_name(v, lang), lang.int(n as u64)))
+                    .collect(),
             })
         },
     )
@@ -126,18 +134,28 @@ pub fn TrainingViews(ui: Ui) -> impl IntoView {
         r.as_ref()
             .map(|r| {
                 let title = lang.texts().lenses.accuracy_chart;
-                (spotlight_plots::accuracy_curves(&[r], title, *lang), r.runs.iter().map(|x| x.live.len()).sum::<usize>())
+                (
+                    spotlight_plots::accuracy_curves(&[r], title, *lang),
+                    r.runs.iter().map(|x| x.live.len()).sum::<usize>(),
+                )
             })
             .unwrap_or_default()
     });
-    let grads = drawn_apart(epochs, |(r, lang)| r.as_ref().map(|r| spotlight_plots::grad_norm_histograms(r, *lang)).unwrap_or_default());
-    let grad_curves = drawn_apart(epochs, |(r, lang)| r.as_ref().map(|r| spotlight_plots::grad_norm_curves(r, *lang)).unwrap_or_default());
-    let gamma = drawn_apart(epochs, |(r, lang)| r.as_ref().map(|r| spotlight_plots::gamma_sigma_curves(&[r], *lang)).unwrap_or_default());
+    let grads = drawn_apart(epochs, |(r, lang)| {
+        r.as_ref().map(|r| spotlight_plots::grad_norm_histograms(r, *lang)).unwrap_or_default()
+    });
+    let grad_curves = drawn_apart(epochs, |(r, lang)| {
+        r.as_ref().map(|r| spotlight_plots::grad_norm_curves(r, *lang)).unwrap_or_default()
+    });
+    let gamma = drawn_apart(epochs, |(r, lang)| {
+        r.as_ref().map(|r| spotlight_plots::gamma_sigma_curves(&[r], *lang)).unwrap_or_default()
+    });
     let shown = move |part: &str| !ui.hides(part);
     // The lesson in words, under the chart, as the run goes: how many outliers each model fits.
     // From the report the charts draw (before the first run, the one measured earlier): no copy of
     // its own.
-    let memorized = move || training.with(|(report, lang)| memorized_sentence(report.as_ref(), *lang));
+    let memorized =
+        move || training.with(|(report, lang)| memorized_sentence(report.as_ref(), *lang));
     view! {
         <Show when=move || shown("accuracy")>
         <section class="view" id="view-accuracy">

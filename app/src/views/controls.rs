@@ -3,7 +3,9 @@
 //! cancel buttons, and the share link.
 
 use leptos::prelude::*;
-use spotlight_core::config::{BASIC, Config, ConfigError, ConfigProblem, FIELDS, Field, Kind, presets};
+use spotlight_core::config::{
+    BASIC, Config, ConfigError, ConfigProblem, FIELDS, Field, Kind, presets,
+};
 use spotlight_i18n::controls::{CpuSize, PRESETS};
 
 use crate::state::Ui;
@@ -35,7 +37,9 @@ fn apply(ui: Ui, field: &'static Field, raw: &str) {
         ui.notice(notice_text::clamped_control(lang, name, raw, to, r));
     }
     let mut c = ui.config.get_untracked();
-    let set = c.set(name, read.value).map_err(|e| ConfigError { field: name.to_string(), problem: ConfigProblem::Json(e) });
+    let set = c
+        .set(name, read.value)
+        .map_err(|e| ConfigError { field: name.to_string(), problem: ConfigProblem::Json(e) });
     if let Err(e) = set.and_then(|()| c.validate()) {
         ui.notice(notice_text::not_applied(lang, &e));
         return redraw();
@@ -109,7 +113,11 @@ fn Control(ui: Ui, field: &'static Field) -> impl IntoView {
 
 #[component]
 pub fn Controls(ui: Ui) -> impl IntoView {
-    let running = move || ui.activity.with(|a| matches!(a, crate::state::Activity::Loading(_) | crate::state::Activity::Training));
+    let running = move || {
+        ui.activity.with(|a| {
+            matches!(a, crate::state::Activity::Loading(_) | crate::state::Activity::Training)
+        })
+    };
     // Said when the page's default is not the paper-like one (a CPU backend), while the run keeps
     // its size (a link that sets another size is not "sized for the CPU").
     let sized = move || {
@@ -126,12 +134,19 @@ pub fn Controls(ui: Ui) -> impl IntoView {
     let fields = move |basic: bool| {
         FIELDS
             .iter()
-            .filter(move |f| !f.name.starts_with("canary") && !ui.hides(f.name) && BASIC.contains(&f.name) == basic)
+            .filter(move |f| {
+                !f.name.starts_with("canary")
+                    && !ui.hides(f.name)
+                    && BASIC.contains(&f.name) == basic
+            })
             .map(|field| view! { <Control ui field /> })
             .collect_view()
     };
     // On a phone the settings start folded under their heading, so that the lenses are near the top.
-    let narrow = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|w| w.as_f64()).is_some_and(|w| w <= 700.0);
+    let narrow = web_sys::window()
+        .and_then(|w| w.inner_width().ok())
+        .and_then(|w| w.as_f64())
+        .is_some_and(|w| w <= 700.0);
     view! {
         <section class="controls" aria-label=ui.tr(|t| t.controls.section_label)>
             <div class="buttons">

@@ -23,7 +23,10 @@ fn caption(t: &Gallery, kind: SampleKind, label: u8, true_label: Option<u8>) -> 
 fn exposed(ui: Ui) -> Vec<(Variant, Vec<Exposed>)> {
     ui.report.with(|r| {
         let Some(r) = r else { return Vec::new() };
-        r.runs.iter().filter_map(|run| run.attack.as_ref().map(|a| (r.variant(run), a.exposed.clone()))).collect()
+        r.runs
+            .iter()
+            .filter_map(|run| run.attack.as_ref().map(|a| (r.variant(run), a.exposed.clone())))
+            .collect()
     })
 }
 
@@ -79,7 +82,11 @@ pub fn SampleImage(pixels: Vec<u8>) -> impl IntoView {
         let Ok(Some(ctx)) = c.get_context("2d") else { return };
         let Ok(ctx) = ctx.dyn_into::<web_sys::CanvasRenderingContext2d>() else { return };
         let rgba: Vec<u8> = pixels.iter().flat_map(|&p| [p, p, p, 255]).collect();
-        if let Ok(img) = web_sys::ImageData::new_with_u8_clamped_array_and_sh(wasm_bindgen::Clamped(&rgba), 28, 28) {
+        if let Ok(img) = web_sys::ImageData::new_with_u8_clamped_array_and_sh(
+            wasm_bindgen::Clamped(&rgba),
+            28,
+            28,
+        ) {
             let _ = ctx.put_image_data(&img, 0.0, 0.0);
         }
     });

@@ -61,7 +61,13 @@ fn outcome_class(o: Outcome) -> &'static str {
 
 /// A claim's verdict: "held (3/3 seeds)".
 fn verdict(lang: Lang, r: &ClaimRow) -> String {
-    format!("{} ({}/{} {})", outcome_word(lang, r.outcome), r.seeds_held, r.seeds_checked, lang.texts().paper.seeds)
+    format!(
+        "{} ({}/{} {})",
+        outcome_word(lang, r.outcome),
+        r.seeds_held,
+        r.seeds_checked,
+        lang.texts().paper.seeds
+    )
 }
 
 /// A no-break space before each "%" that follows a digit.

@@ -24,7 +24,9 @@ pub fn ProgressView(ui: Ui) -> impl IntoView {
             Activity::Loading(l) => loading(lang, &l, false),
             // Every training step done, the run not yet: the attacks (and the last read-outs) are
             // left, which the steps' ETA does not count — no "100 %, ETA 0 s" while they run.
-            Activity::Training if b.fraction >= 0.999 => format!("{} — {}", lang.pct(0.99, 0), doing(lang, &b.doing)),
+            Activity::Training if b.fraction >= 0.999 => {
+                format!("{} — {}", lang.pct(0.99, 0), doing(lang, &b.doing))
+            }
             Activity::Training => format!(
                 "{} — {} — {} {} — {}",
                 lang.pct(b.fraction.min(0.99), 0),
@@ -40,7 +42,9 @@ pub fn ProgressView(ui: Ui) -> impl IntoView {
                 (p.done_in)(&lang.num(b.elapsed_s, 1), &lang.num(b.samples_per_s, 0)),
                 ui.times.get().map(|t| format!("; {}", phases(lang, &t))).unwrap_or_default()
             ),
-            Activity::Cancelled => (p.cancelled_at)(&lang.pct(b.fraction, 0), &lang.num(b.elapsed_s, 1)),
+            Activity::Cancelled => {
+                (p.cancelled_at)(&lang.pct(b.fraction, 0), &lang.num(b.elapsed_s, 1))
+            }
             Activity::Failed(e) | Activity::LoadFailed(e) => (p.error)(&e),
         }
     };
@@ -81,9 +85,15 @@ fn loading(lang: Lang, l: &Loading, short: bool) -> String {
         Loading::Fetching { file, got: Some(_) } if short => (p.loading)(file),
         Loading::Fetching { file, got: Some((got, Some(total))) } => {
             let share = (got as f64 / total as f64).min(1.0);
-            format!("{}: {}", (p.loading)(file), (p.of_mb)(&mb(got as f64), &mb(total as f64), &lang.pct(share, 0)))
+            format!(
+                "{}: {}",
+                (p.loading)(file),
+                (p.of_mb)(&mb(got as f64), &mb(total as f64), &lang.pct(share, 0))
+            )
         }
-        Loading::Fetching { file, got: Some((got, None)) } => format!("{}: {} MB", (p.loading)(file), mb(got as f64)),
+        Loading::Fetching { file, got: Some((got, None)) } => {
+            format!("{}: {} MB", (p.loading)(file), mb(got as f64))
+        }
         Loading::Unpacking { file, bytes } => (p.unpacking)(file, &mb(bytes as f64)),
     }
 }
@@ -97,7 +107,9 @@ fn doing(lang: Lang, d: &Doing) -> String {
         Doing::Nothing => String::new(),
         Doing::Done => w.done.to_string(),
         Doing::Unit(p) => match p.phase {
-            Phase::Targets => (w.target)(model(p.variant), &lang.int(p.epoch as u64), &lang.int(p.step as u64)),
+            Phase::Targets => {
+                (w.target)(model(p.variant), &lang.int(p.epoch as u64), &lang.int(p.step as u64))
+            }
             Phase::Shadows => (w.shadow)(&lang.int(p.shadow as u64), model(p.variant)),
             Phase::Attack => w.attacking.to_string(),
             Phase::Done => w.done.to_string(),
@@ -108,7 +120,8 @@ fn doing(lang: Lang, d: &Doing) -> String {
             } else {
                 let mut parts = Vec::new();
                 if !b.training.is_empty() {
-                    let names: Vec<&str> = b.training.iter().map(|&v| model_name(v, lang)).collect();
+                    let names: Vec<&str> =
+                        b.training.iter().map(|&v| model_name(v, lang)).collect();
                     parts.push((w.training)(&names.join(w.and)));
                 }
                 if let Some(c) = b.shadows {
@@ -132,7 +145,11 @@ fn doing(lang: Lang, d: &Doing) -> String {
 /// A run's wall time by phase, in words (the core's `PhaseTimes::describe`, in the page's language).
 pub fn phases(lang: Lang, t: &PhaseTimes) -> String {
     let w = &lang.texts().status.doing;
-    let shadows = if t.shadows_alongside() { w.shadows_alongside.to_string() } else { (w.shadows_s)(&lang.num(t.shadows_s, 1)) };
+    let shadows = if t.shadows_alongside() {
+        w.shadows_alongside.to_string()
+    } else {
+        (w.shadows_s)(&lang.num(t.shadows_s, 1))
+    };
     (w.phases)(&lang.num(t.targets_s, 1), &shadows, &lang.num(t.attack_s, 1))
 }
 

@@ -45,7 +45,8 @@ fn CopyableLink(
 
 #[component]
 pub fn ShareLink(ui: Ui) -> impl IntoView {
-    let link = Signal::derive(move || format!("{}?{}", web::base_url(), ui.share_query(&ui.config.get())));
+    let link =
+        Signal::derive(move || format!("{}?{}", web::base_url(), ui.share_query(&ui.config.get())));
     view! { <CopyableLink ui ids=("copy-link", "share-link") texts=|t| &t.share link /> }
 }
 
@@ -57,10 +58,14 @@ pub fn CourseLink(ui: Ui) -> impl IntoView {
     let shown = RwSignal::new(parts.iter().map(|(p, _)| !ui.hides(p)).collect::<Vec<bool>>());
     let tour = RwSignal::new(0usize);
     let course = move || {
-        let hidden = course::parts().into_iter().zip(shown.get()).filter(|(_, s)| !s).map(|((p, _), _)| p);
-        Course::new(hidden, (tour.get() > 0).then(|| tour.get())).with_lang(Some(ui.lang.get().code()))
+        let hidden =
+            course::parts().into_iter().zip(shown.get()).filter(|(_, s)| !s).map(|((p, _), _)| p);
+        Course::new(hidden, (tour.get() > 0).then(|| tour.get()))
+            .with_lang(Some(ui.lang.get().code()))
     };
-    let link = Signal::derive(move || format!("{}?{}", web::base_url(), ui.link_query(&ui.config.get(), course())));
+    let link = Signal::derive(move || {
+        format!("{}?{}", web::base_url(), ui.link_query(&ui.config.get(), course()))
+    });
     let boxes = parts
         .into_iter()
         .enumerate()

@@ -9,7 +9,8 @@ use crate::views::charts::memorized_sentence;
 
 #[component]
 pub fn JustHappened(ui: Ui) -> impl IntoView {
-    let done = move || matches!(ui.activity.get(), Activity::Done) && ui.report.with(Option::is_some);
+    let done =
+        move || matches!(ui.activity.get(), Activity::Done) && ui.report.with(Option::is_some);
     let sentences = move || {
         let lang = ui.lang.get();
         let t = &lang.texts().lenses;
@@ -18,7 +19,9 @@ pub fn JustHappened(ui: Ui) -> impl IntoView {
             let mut out = vec![memorized_sentence(Some(r), lang)];
             out.extend(attack_sentence(r, lang));
             // Next: the remedy if the run had none, else an outlier of the student's own.
-            out.push(if r.config.regularizer { t.next_canary } else { t.next_regularizer }.to_string());
+            out.push(
+                if r.config.regularizer { t.next_canary } else { t.next_regularizer }.to_string(),
+            );
             out
         })
     };

@@ -10,8 +10,12 @@ use crate::state::Ui;
 
 /// The element each step points at (a CSS selector); the steps' titles and texts are the
 /// language's (`ui.t().tour.steps`).
-pub const TARGETS: [&str; TOUR_STEPS] =
-    ["label:has(> [name=label_noise])", "#view-accuracy", "#view-attack", "label:has(> [name=regularizer])"];
+pub const TARGETS: [&str; TOUR_STEPS] = [
+    "label:has(> [name=label_noise])",
+    "#view-accuracy",
+    "#view-attack",
+    "label:has(> [name=regularizer])",
+];
 
 /// Points at a step's element: marks it (an outline) and scrolls it into view; unmarks the last.
 fn point_at(target: Option<&str>) {
@@ -54,7 +58,9 @@ pub fn Tour(ui: Ui) -> impl IntoView {
             leptos::task::spawn_local(async move {
                 crate::web::yield_now().await;
                 let doc = web_sys::window().and_then(|w| w.document());
-                let lost = doc.is_some_and(|d| d.active_element().is_none() || d.active_element() == d.body().map(Into::into));
+                let lost = doc.is_some_and(|d| {
+                    d.active_element().is_none() || d.active_element() == d.body().map(Into::into)
+                });
                 if let Some(p) = panel.get_untracked()
                     && (opening || lost)
                 {
@@ -67,7 +73,12 @@ pub fn Tour(ui: Ui) -> impl IntoView {
     let step = move || ui.tour.get().map(|n| &ui.t().tour.steps[n - 1]);
     // The steps this page shows, and where in them the tour is.
     let steps = StoredValue::new(ui.course.with_value(Course::tour_steps));
-    let index = move || ui.tour.get().and_then(|n| steps.with_value(|s| s.iter().position(|&x| x >= n))).unwrap_or(0);
+    let index = move || {
+        ui.tour
+            .get()
+            .and_then(|n| steps.with_value(|s| s.iter().position(|&x| x >= n)))
+            .unwrap_or(0)
+    };
     let shown = steps.with_value(Vec::len);
     let next = move || steps.with_value(|s| s.get(index() + 1).copied());
     let back = move || steps.with_value(|s| s.get(index().saturating_sub(1)).copied());

@@ -34,11 +34,19 @@ pub struct BenchArgs {
 }
 
 fn parse_batch(s: &str) -> Result<usize, String> {
-    s.trim().parse::<usize>().ok().filter(|&b| (2..=2048).contains(&b)).ok_or("not a batch size from 2 to 2048".into())
+    s.trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|&b| (2..=2048).contains(&b))
+        .ok_or("not a batch size from 2 to 2048".into())
 }
 
 fn parse_steps(s: &str) -> Result<usize, String> {
-    s.trim().parse::<usize>().ok().filter(|&n| (1..=10_000).contains(&n)).ok_or("allowed: 1 to 10000".into())
+    s.trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|&n| (1..=10_000).contains(&n))
+        .ok_or("allowed: 1 to 10000".into())
 }
 
 /// Peak resident memory of this process (Linux `VmHWM`), in MiB.
@@ -59,10 +67,18 @@ struct Load {
 
 impl Load {
     fn now() -> Self {
-        let loadavg = std::fs::read_to_string("/proc/loadavg").ok().and_then(|s| s.split_whitespace().next().and_then(|v| v.parse().ok()));
+        let loadavg = std::fs::read_to_string("/proc/loadavg")
+            .ok()
+            .and_then(|s| s.split_whitespace().next().and_then(|v| v.parse().ok()));
         let cpu = std::fs::read_to_string("/proc/stat").ok().and_then(|s| {
             // cpu  user nice system idle iowait irq softirq steal …
-            let v: Vec<u64> = s.lines().next()?.split_whitespace().skip(1).filter_map(|x| x.parse().ok()).collect();
+            let v: Vec<u64> = s
+                .lines()
+                .next()?
+                .split_whitespace()
+                .skip(1)
+                .filter_map(|x| x.parse().ok())
+                .collect();
             let total: u64 = v.iter().take(8).sum();
             let idle = v.get(3)? + v.get(4)?;
             let steal = *v.get(7)?;
@@ -75,20 +91,32 @@ impl Load {
 /// The conditions a figure was taken under, printed before it: build, CPU, threads, load.
 fn conditions(before: &Load) -> Vec<String> {
     let mut lines = Vec::new();
-    let profile = if cfg!(debug_assertions) { "debug (unoptimized: not a figure to compare)" } else { "release" };
+    let profile = if cfg!(debug_assertions) {
+        "debug (unoptimized: not a figure to compare)"
+    } else {
+        "release"
+    };
     lines.push(format!("build: {profile}, spotlight {}", env!("CARGO_PKG_VERSION")));
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split(':').nth(1)).map(|m| m.trim().to_string()));
+    let cpu = std::fs::read_to_string("/proc/cpuinfo").ok().and_then(|s| {
+        s.lines()
+            .find(|l| l.starts_with("model name"))
+            .and_then(|l| l.split(':').nth(1))
+            .map(|m| m.trim().to_string())
+    });
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
     let rayon = std::env::var("RAYON_NUM_THREADS").ok().filter(|v| !v.is_empty());
     lines.push(format!(
         "machine: {} logical CPUs{}; burn-flex threads: {}",
         cores,
         cpu.map_or(String::new(), |m| format!(" ({m})")),
-        rayon.map_or(format!("{cores} (rayon's default: one per CPU)"), |v| format!("{v} (RAYON_NUM_THREADS)"))
+        rayon.map_or(format!("{cores} (rayon's default: one per CPU)"), |v| format!(
+            "{v} (RAYON_NUM_THREADS)"
+        ))
     ));
-    lines.push(format!("Spotlight's CPU kernels (burn-flex): {}", spotlight_core::kernels::vector_unit()));
+    lines.push(format!(
+        "Spotlight's CPU kernels (burn-flex): {}",
+        spotlight_core::kernels::vector_unit()
+    ));
     if let Some(l) = before.loadavg {
         lines.push(format!("load average (1 min) before the run: {l:.2}"));
     }
@@ -100,7 +128,8 @@ fn conditions(before: &Load) -> Vec<String> {
 fn busy_between(before: &Load, after: &Load) -> Option<String> {
     let ((b0, s0, t0), (b1, s1, t1)) = (before.cpu?, after.cpu?);
     let dt = t1.checked_sub(t0).filter(|&d| d > 0)? as f64;
-    let load = after.loadavg.map_or(String::new(), |l| format!("; load average (1 min) after: {l:.2}"));
+    let load =
+        after.loadavg.map_or(String::new(), |l| format!("; load average (1 min) after: {l:.2}"));
     Some(format!(
         "during the run: CPUs {:.0} % busy (this process included), {:.1} % stolen by the hypervisor{load}",
         100.0 * (b1 - b0) as f64 / dt,
@@ -109,12 +138,20 @@ fn busy_between(before: &Load, after: &Load) -> Option<String> {
 }
 
 /// Samples per second of `steps` training steps (the core's measurement, on this process's clock).
-fn measure(backend: BackendName, bn: bool, batch: usize, steps: usize, ds: &spotlight_core::data::Dataset) -> Result<f64, Fail> {
+fn measure(
+    backend: BackendName,
+    bn: bool,
+    batch: usize,
+    steps: usize,
+    ds: &spotlight_core::data::Dataset,
+) -> Result<f64, Fail> {
     let (device, label) = native_device(backend).map_err(|e| Fail(1, e))?;
     let epoch = Instant::now();
     let clock = move || epoch.elapsed().as_secs_f64();
-    let t = threads::on_pool(|| pollster::block_on(bench::train_throughput(ds, &device, &label, bn, batch, steps, &clock)))
-        .map_err(|e| Fail(1, e.to_string()))?;
+    let t = threads::on_pool(|| {
+        pollster::block_on(bench::train_throughput(ds, &device, &label, bn, batch, steps, &clock))
+    })
+    .map_err(|e| Fail(1, e.to_string()))?;
     Ok(t.samples_per_s)
 }
 
@@ -124,7 +161,14 @@ fn torch(batches: &[usize], steps: usize) -> Result<Vec<(bool, usize, f64)>, Str
     let b: Vec<String> = batches.iter().map(|b| b.to_string()).collect();
     let out = Command::new("python3")
         .arg(&script)
-        .args(["--batches", &b.join(","), "--steps", &steps.to_string(), "--warmup", &WARMUP.to_string()])
+        .args([
+            "--batches",
+            &b.join(","),
+            "--steps",
+            &steps.to_string(),
+            "--warmup",
+            &WARMUP.to_string(),
+        ])
         .output()
         .map_err(|e| format!("python3 {}: {e}", script.display()))?;
     let text = String::from_utf8_lossy(&out.stdout);
@@ -134,7 +178,8 @@ fn torch(batches: &[usize], steps: usize) -> Result<Vec<(bool, usize, f64)>, Str
     }
     let mut rows = Vec::new();
     for line in text.lines().filter(|l| l.starts_with('{')) {
-        let v: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("torch output {line:?}: {e}"))?;
+        let v: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| format!("torch output {line:?}: {e}"))?;
         rows.push((
             v["bn"].as_bool().unwrap_or(false),
             v["batch"].as_u64().unwrap_or(0) as usize,
@@ -158,19 +203,28 @@ pub fn cmd_bench(args: BenchArgs) -> Result<(), Fail> {
             .collect();
     }
     for &b in &batches {
-        bench::check_throughput(b, steps).map_err(|e| Fail(2, format!("--batches {b} with --steps {steps}: {e}")))?;
+        bench::check_throughput(b, steps)
+            .map_err(|e| Fail(2, format!("--batches {b} with --steps {steps}: {e}")))?;
     }
     let ds = load_dataset(&dir, DatasetName::Mnist)?;
     let before = Load::now();
     for line in conditions(&before) {
         println!("{line}");
     }
-    let theirs = if no_torch { Err("skipped (--no-torch)".to_string()) } else { torch(&batches, steps) };
+    let theirs =
+        if no_torch { Err("skipped (--no-torch)".to_string()) } else { torch(&batches, steps) };
     if let Err(e) = &theirs {
-        println!("PyTorch: not measured: {e}\n  (install torch from PyPI to compare: python3 -m pip install torch)");
+        println!(
+            "PyTorch: not measured: {e}\n  (install torch from PyPI to compare: python3 -m pip install torch)"
+        );
     }
-    println!("train-step throughput, LeNet-5, one step = forward + backward + Adam; {steps} timed steps after {WARMUP} warm-up");
-    println!("{:<8} {:<6} {:>6} {:>14} {:>16} {:>8}", "backend", "model", "batch", "ours samples/s", "PyTorch samples/s", "ratio");
+    println!(
+        "train-step throughput, LeNet-5, one step = forward + backward + Adam; {steps} timed steps after {WARMUP} warm-up"
+    );
+    println!(
+        "{:<8} {:<6} {:>6} {:>14} {:>16} {:>8}",
+        "backend", "model", "batch", "ours samples/s", "PyTorch samples/s", "ratio"
+    );
     for backend in &backends {
         for bn in [true, false] {
             for &batch in &batches {
@@ -181,7 +235,11 @@ pub fn cmd_bench(args: BenchArgs) -> Result<(), Fail> {
                         break;
                     }
                 };
-                let t = theirs.as_ref().ok().and_then(|rows| rows.iter().find(|r| r.0 == bn && r.1 == batch)).map(|r| r.2);
+                let t = theirs
+                    .as_ref()
+                    .ok()
+                    .and_then(|rows| rows.iter().find(|r| r.0 == bn && r.1 == batch))
+                    .map(|r| r.2);
                 println!(
                     "{:<8} {:<6} {:>6} {:>14.0} {:>16} {:>8}",
                     backend.as_str(),

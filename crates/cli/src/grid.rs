@@ -15,7 +15,19 @@ use spotlight_core::{Config, jobs, paper, threads};
 use crate::{Fail, PaperArgs, Shard, load_dataset, write_atomic};
 
 pub fn cmd_paper(args: PaperArgs) -> Result<(), Fail> {
-    let PaperArgs { quick, size, seeds: n_seeds, seed: first_seed, backend, out_dir, shard, jobs, merge, data_dir: dir, quiet } = args;
+    let PaperArgs {
+        quick,
+        size,
+        seeds: n_seeds,
+        seed: first_seed,
+        backend,
+        out_dir,
+        shard,
+        jobs,
+        merge,
+        data_dir: dir,
+        quiet,
+    } = args;
     let size = size.unwrap_or(if quick { paper::Size::Quick } else { paper::Size::Full });
     let n_seeds = n_seeds.unwrap_or(if size == paper::Size::Full { 1 } else { 3 });
     let out_dir = merge.clone().unwrap_or(out_dir);
@@ -36,8 +48,17 @@ pub fn cmd_paper(args: PaperArgs) -> Result<(), Fail> {
             let mut children = Vec::new();
             for i in 0..j {
                 let mut c = std::process::Command::new(&exe);
-                c.args(shard_args(size, n_seeds, first_seed, backend, Shard { i: i as usize, n: j as usize }, &out_dir, &dir));
-                children.push(c.spawn().map_err(|e| Fail(1, format!("starting shard {i}/{j}: {e}")))?);
+                c.args(shard_args(
+                    size,
+                    n_seeds,
+                    first_seed,
+                    backend,
+                    Shard { i: i as usize, n: j as usize },
+                    &out_dir,
+                    &dir,
+                ));
+                children
+                    .push(c.spawn().map_err(|e| Fail(1, format!("starting shard {i}/{j}: {e}")))?);
             }
             let mut failed = Vec::new();
             for (i, mut ch) in children.into_iter().enumerate() {
@@ -47,7 +68,13 @@ pub fn cmd_paper(args: PaperArgs) -> Result<(), Fail> {
                 }
             }
             if !failed.is_empty() {
-                let e = Fail(1, format!("shards {failed:?} of {j} failed; their finished jobs are kept in {}", store.display()));
+                let e = Fail(
+                    1,
+                    format!(
+                        "shards {failed:?} of {j} failed; their finished jobs are kept in {}",
+                        store.display()
+                    ),
+                );
                 return Err(keep_finished(&grid, &store, &out_dir, &dir, e));
             }
         }
@@ -63,7 +90,13 @@ pub fn cmd_paper(args: PaperArgs) -> Result<(), Fail> {
 
 /// After a failure in the grid: writes the report of every experiment whose jobs all finished
 /// (the jobs themselves are already kept), and says so with the failure.
-fn keep_finished(grid: &[Config], store: &Path, out_dir: &Path, data_dir: &Path, failure: Fail) -> Fail {
+fn keep_finished(
+    grid: &[Config],
+    store: &Path,
+    out_dir: &Path,
+    data_dir: &Path,
+    failure: Fail,
+) -> Fail {
     let Fail(code, msg) = failure;
     match write_reports(grid, store, out_dir, data_dir) {
         Ok(done) => Fail(
@@ -75,7 +108,9 @@ fn keep_finished(grid: &[Config], store: &Path, out_dir: &Path, data_dir: &Path,
                 out_dir.join("reports").display()
             ),
         ),
-        Err(Fail(_, more)) => Fail(code, format!("{msg}\n(and writing the finished reports failed: {more})")),
+        Err(Fail(_, more)) => {
+            Fail(code, format!("{msg}\n(and writing the finished reports failed: {more})"))
+        }
     }
 }
 
@@ -90,9 +125,15 @@ struct Written {
 
 /// Builds every report of the grid whose jobs are all in the store and writes each to
 /// OUT/reports/ (atomically), in the grid's order.
-fn write_reports(grid: &[Config], store: &Path, out_dir: &Path, data_dir: &Path) -> Result<Written, Fail> {
+fn write_reports(
+    grid: &[Config],
+    store: &Path,
+    out_dir: &Path,
+    data_dir: &Path,
+) -> Result<Written, Fail> {
     let reports_dir = out_dir.join("reports");
-    std::fs::create_dir_all(&reports_dir).map_err(|e| Fail(1, format!("{}: {e}", reports_dir.display())))?;
+    std::fs::create_dir_all(&reports_dir)
+        .map_err(|e| Fail(1, format!("{}: {e}", reports_dir.display())))?;
     let mut results = std::collections::HashMap::new();
     for job in grid_jobs(grid) {
         if let Some(r) = read_job(store, &job.key()) {
@@ -102,14 +143,20 @@ fn write_reports(grid: &[Config], store: &Path, out_dir: &Path, data_dir: &Path)
     let mut out = Written { reports: Vec::new(), missing: 0, diverged: Vec::new() };
     for (i, config) in grid.iter().enumerate() {
         let ds = load_dataset(data_dir, config.dataset)?;
-        let other = needs_other(config).then(|| load_dataset(data_dir, config.dataset.other())).transpose()?;
+        let other = needs_other(config)
+            .then(|| load_dataset(data_dir, config.dataset.other()))
+            .transpose()?;
         match jobs::assemble(config, &ds, other.as_ref(), |k| results.get(k)) {
             Ok(r) => {
                 let name = format!(
                     "{:02}-noise{:.0}-{}-seed{}.json",
                     i + 1,
                     100.0 * config.label_noise,
-                    if config.regularizer { format!("reg{}", config.reg_strength) } else { "compare".into() },
+                    if config.regularizer {
+                        format!("reg{}", config.reg_strength)
+                    } else {
+                        "compare".into()
+                    },
                     config.seed
                 );
                 write_atomic(&reports_dir.join(name), &r.to_json())?;
@@ -142,12 +189,28 @@ pub fn shard_args(
     out_dir: &Path,
     data_dir: &Path,
 ) -> Vec<OsString> {
-    let mut a: Vec<OsString> = ["paper", "--size", size.name(), "--seeds", &n_seeds.to_string(), "--seed", &first_seed.to_string()]
-        .into_iter()
-        .map(OsString::from)
-        .collect();
-    a.extend(["--backend", backend.as_str(), "--shard", &format!("{}/{}", shard.i, shard.n), "--quiet"].map(OsString::from));
-    a.extend([OsString::from("--out-dir"), out_dir.into(), OsString::from("--data-dir"), data_dir.into()]);
+    let mut a: Vec<OsString> = [
+        "paper",
+        "--size",
+        size.name(),
+        "--seeds",
+        &n_seeds.to_string(),
+        "--seed",
+        &first_seed.to_string(),
+    ]
+    .into_iter()
+    .map(OsString::from)
+    .collect();
+    a.extend(
+        ["--backend", backend.as_str(), "--shard", &format!("{}/{}", shard.i, shard.n), "--quiet"]
+            .map(OsString::from),
+    );
+    a.extend([
+        OsString::from("--out-dir"),
+        out_dir.into(),
+        OsString::from("--data-dir"),
+        data_dir.into(),
+    ]);
     a
 }
 
@@ -167,10 +230,25 @@ fn read_job(store: &Path, key: &str) -> Option<jobs::JobResult> {
 }
 
 /// Runs the jobs of shard `i` of `n` that have no result in `store` yet.
-fn run_jobs(all: &[jobs::Job], i: usize, n: usize, store: &Path, data_dir: &Path, backend: BackendName, quiet: bool) -> Result<(), Fail> {
-    let mine: Vec<&jobs::Job> = all.iter().enumerate().filter(|(k, _)| k % n == i).map(|(_, j)| j).collect();
-    let todo: Vec<&jobs::Job> = mine.iter().copied().filter(|j| read_job(store, &j.key()).is_none()).collect();
-    eprintln!("shard {i}/{n}: {} jobs, {} already done, {} to run", mine.len(), mine.len() - todo.len(), todo.len());
+fn run_jobs(
+    all: &[jobs::Job],
+    i: usize,
+    n: usize,
+    store: &Path,
+    data_dir: &Path,
+    backend: BackendName,
+    quiet: bool,
+) -> Result<(), Fail> {
+    let mine: Vec<&jobs::Job> =
+        all.iter().enumerate().filter(|(k, _)| k % n == i).map(|(_, j)| j).collect();
+    let todo: Vec<&jobs::Job> =
+        mine.iter().copied().filter(|j| read_job(store, &j.key()).is_none()).collect();
+    eprintln!(
+        "shard {i}/{n}: {} jobs, {} already done, {} to run",
+        mine.len(),
+        mine.len() - todo.len(),
+        todo.len()
+    );
     let (device, name) = native_device(backend).map_err(|e| Fail(1, e))?;
     let mut cache: Option<(DatasetName, Dataset)> = None;
     let clock = Instant::now();
@@ -179,15 +257,28 @@ fn run_jobs(all: &[jobs::Job], i: usize, n: usize, store: &Path, data_dir: &Path
             cache = Some((job.config.dataset, load_dataset(data_dir, job.config.dataset)?));
         }
         let ds = &cache.as_ref().expect("just set").1;
-        let other = needs_other(&job.config).then(|| load_dataset(data_dir, job.config.dataset.other())).transpose()?;
+        let other = needs_other(&job.config)
+            .then(|| load_dataset(data_dir, job.config.dataset.other()))
+            .transpose()?;
         let t = Instant::now();
         let result = threads::on_pool(|| {
-            pollster::block_on(jobs::run_job(job, ds, other.as_ref(), &device, &name, || clock.elapsed().as_secs_f64()))
+            pollster::block_on(jobs::run_job(job, ds, other.as_ref(), &device, &name, || {
+                clock.elapsed().as_secs_f64()
+            }))
         })
         .map_err(|e| Fail(1, format!("{}: {e}", job.describe())))?;
-        write_atomic(&job_path(store, &result.key), &serde_json::to_string(&result).expect("serializable"))?;
+        write_atomic(
+            &job_path(store, &result.key),
+            &serde_json::to_string(&result).expect("serializable"),
+        )?;
         if !quiet {
-            eprintln!("  [{}/{}] {} ({:.1} s)", k + 1, todo.len(), job.describe(), t.elapsed().as_secs_f64());
+            eprintln!(
+                "  [{}/{}] {} ({:.1} s)",
+                k + 1,
+                todo.len(),
+                job.describe(),
+                t.elapsed().as_secs_f64()
+            );
         }
     }
     Ok(())
@@ -198,12 +289,22 @@ fn needs_other(c: &Config) -> bool {
 }
 
 /// Builds every report of the grid from the job store, writes each, then the claims table.
-fn merge_grid(grid: &[Config], size: paper::Size, store: &Path, out_dir: &Path, data_dir: &Path, started: Instant) -> Result<(), Fail> {
+fn merge_grid(
+    grid: &[Config],
+    size: paper::Size,
+    store: &Path,
+    out_dir: &Path,
+    data_dir: &Path,
+    started: Instant,
+) -> Result<(), Fail> {
     let Written { reports, missing, diverged } = write_reports(grid, store, out_dir, data_dir)?;
     if missing > 0 {
         return Err(Fail(
             1,
-            format!("{missing} job(s) of the grid have no result in {} yet; run the missing shards, then --merge again", store.display()),
+            format!(
+                "{missing} job(s) of the grid have no result in {} yet; run the missing shards, then --merge again",
+                store.display()
+            ),
         ));
     }
     let table = paper::claims(&reports);
@@ -217,10 +318,17 @@ fn merge_grid(grid: &[Config], size: paper::Size, store: &Path, out_dir: &Path, 
     // The Adam arm's flipped-label runs (not the SGD arm's, not the regularizer's).
     let noisy: Vec<&Report> = reports
         .iter()
-        .filter(|r| r.config.label_noise > 0.0 && !r.config.regularizer && r.config.optimizer == OptimizerName::Adam)
+        .filter(|r| {
+            r.config.label_noise > 0.0
+                && !r.config.regularizer
+                && r.config.optimizer == OptimizerName::Adam
+        })
         .collect();
     let title = "Memorization: accuracy on flipped labels (thick), clean and test";
-    write_atomic(&svg_path, &spotlight_plots::accuracy_curves(&noisy, title, spotlight_plots::Lang::En))?;
+    write_atomic(
+        &svg_path,
+        &spotlight_plots::accuracy_curves(&noisy, title, spotlight_plots::Lang::En),
+    )?;
     let trade_path = out_dir.join("paper-tradeoff.svg");
     write_atomic(&trade_path, &spotlight_plots::tradeoff_chart(&table, spotlight_plots::Lang::En))?;
     println!(

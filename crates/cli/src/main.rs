@@ -146,7 +146,8 @@ struct Shard {
 fn parse_shard(s: &str) -> Result<Shard, String> {
     let bad = || "not I/N with 0 ≤ I < N".to_string();
     let (i, n) = s.split_once('/').ok_or_else(bad)?;
-    let (i, n): (usize, usize) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+    let (i, n): (usize, usize) =
+        (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
     if n == 0 || i >= n {
         return Err(bad());
     }
@@ -165,7 +166,12 @@ fn main() -> ExitCode {
         Cmd::Paper(a) => grid::cmd_paper(a),
         Cmd::Bench(a) => bench::cmd_bench(a),
         Cmd::Completions { shell } => {
-            clap_complete::generate(shell, &mut Cli::command(), "spotlight", &mut std::io::stdout());
+            clap_complete::generate(
+                shell,
+                &mut Cli::command(),
+                "spotlight",
+                &mut std::io::stdout(),
+            );
             Ok(())
         }
     };
@@ -193,29 +199,50 @@ fn progress_bar(total: usize, quiet: bool) -> ProgressBar {
     }
     let pb = ProgressBar::new(total as u64);
     pb.set_style(
-        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} steps  {msg}").expect("a valid template").progress_chars("=> "),
+        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} steps  {msg}")
+            .expect("a valid template")
+            .progress_chars("=> "),
     );
     pb
 }
 
 /// Runs one experiment with a progress bar.
-pub fn run_experiment(config: &Config, data_dir: &Path, backend: BackendName, quiet: bool, prefix: &str) -> Result<Report, Fail> {
+pub fn run_experiment(
+    config: &Config,
+    data_dir: &Path,
+    backend: BackendName,
+    quiet: bool,
+    prefix: &str,
+) -> Result<Report, Fail> {
     let ds = load_dataset(data_dir, config.dataset)?;
-    let other = if config.ood_fraction > 0.0 && config.ood_source == spotlight_core::config::OodSourceName::Other {
+    let other = if config.ood_fraction > 0.0
+        && config.ood_source == spotlight_core::config::OodSourceName::Other
+    {
         Some(load_dataset(data_dir, config.dataset.other())?)
     } else {
         None
     };
     let (device, name) = native_device(backend).map_err(|e| Fail(1, e))?;
-    let mut exp = experiment::Experiment::new(config, &ds, other.as_ref(), &device, &name).map_err(|e| Fail(2, e.to_string()))?;
+    let mut exp = experiment::Experiment::new(config, &ds, other.as_ref(), &device, &name)
+        .map_err(|e| Fail(2, e.to_string()))?;
     let pb = progress_bar(exp.steps_total(), quiet);
     pb.set_prefix(prefix.to_string());
     let start = Instant::now();
     threads::on_pool(|| {
-        pollster::block_on(driver::drive(&mut exp, &|| start.elapsed().as_secs_f64(), &|| false, |_, pace| {
-            pb.set_position(pace.progress.steps_done as u64);
-            pb.set_message(format!("{:.0} samples/s  ETA {:.0} s  {}", pace.samples_per_s, pace.eta_s, pace.progress.describe()));
-        }))
+        pollster::block_on(driver::drive(
+            &mut exp,
+            &|| start.elapsed().as_secs_f64(),
+            &|| false,
+            |_, pace| {
+                pb.set_position(pace.progress.steps_done as u64);
+                pb.set_message(format!(
+                    "{:.0} samples/s  ETA {:.0} s  {}",
+                    pace.samples_per_s,
+                    pace.eta_s,
+                    pace.progress.describe()
+                ));
+            },
+        ))
     });
     pb.finish_and_clear();
     Ok(exp.report())
@@ -253,7 +280,9 @@ pub fn summary(r: &Report) -> String {
                 pct(Some(last.acc_test))
             ));
             if let Some(m) = &last.mechanism {
-                for (what, g) in [("the run's optimizer", &m.influence_run), ("plain SGD", &m.influence_sgd)] {
+                for (what, g) in
+                    [("the run's optimizer", &m.influence_run), ("plain SGD", &m.influence_sgd)]
+                {
                     if let (Some(n), Some(c)) = (median(&g.noisy), median(&g.clean)) {
                         s.push_str(&format!(
                             "    one step's push on a probe's own margin ({what}, per unit lr), median: noisy {n:.3}, clean {c:.3}\n"
@@ -261,7 +290,9 @@ pub fn summary(r: &Report) -> String {
                     }
                 }
                 if let Some(a) = paper::rank_auc(&m.scaled_grad) {
-                    s.push_str(&format!("    scale-free gradient per unit error, noisy above clean: AUC {a:.3}\n"));
+                    s.push_str(&format!(
+                        "    scale-free gradient per unit error, noisy above clean: AUC {a:.3}\n"
+                    ));
                 }
             }
             if !last.gamma_sigma.is_empty() {
@@ -271,7 +302,10 @@ pub fn summary(r: &Report) -> String {
                     .iter()
                     .enumerate()
                     .map(|(l, g)| match init.get(l) {
-                        Some(i) => format!("{} {:.2} (init {:.2})", g.layer, g.batch_median, i.batch_median),
+                        Some(i) => format!(
+                            "{} {:.2} (init {:.2})",
+                            g.layer, g.batch_median, i.batch_median
+                        ),
                         None => format!("{} {:.2}", g.layer, g.batch_median),
                     })
                     .collect();
@@ -297,7 +331,10 @@ pub fn summary(r: &Report) -> String {
                 r.config.canary_label, c.predicted, c.p_label, c.grad_norm
             ));
             if let Some(a) = run.attack.as_ref().and_then(|a| a.canary.as_ref()) {
-                s.push_str(&format!("; attacker's confidence {:.3} (rank {} of {})", a.confidence, a.rank, a.candidates));
+                s.push_str(&format!(
+                    "; attacker's confidence {:.3} (rank {} of {})",
+                    a.confidence, a.rank, a.candidates
+                ));
             }
             s.push('\n');
         }
@@ -312,20 +349,35 @@ fn cmd_run(args: RunArgs) -> Result<(), Fail> {
             let text = read_config_file(&f)?;
             Config::from_json(&text).map_err(|e| Fail(2, format!("{}: {e}", f.display())))?
         }
-        (None, Some(q)) => link::parse_strict(&q).map_err(|e| Fail(2, format!("link: {e}")))?.config,
+        (None, Some(q)) => {
+            link::parse_strict(&q).map_err(|e| Fail(2, format!("link: {e}")))?.config
+        }
         _ => unreachable!("clap's group: exactly one of --config and --link"),
     };
     let started = Instant::now();
     let report = run_experiment(&config, &dir, backend, quiet, "run")?;
     write_atomic(&out, &report.to_json())?;
     if let Some(p) = &preview {
-        write_atomic(p, &serde_json::to_string(&report.preview()).expect("a Report always serializes"))?;
+        write_atomic(
+            p,
+            &serde_json::to_string(&report.preview()).expect("a Report always serializes"),
+        )?;
     }
     print!("{}", summary(&report));
-    println!("wall time {:.1} s; report written to {}", started.elapsed().as_secs_f64(), out.display());
+    println!(
+        "wall time {:.1} s; report written to {}",
+        started.elapsed().as_secs_f64(),
+        out.display()
+    );
     let failed = report.failures();
     if !failed.is_empty() {
-        return Err(Fail(1, format!("the run did not complete (the report keeps what was measured):\n  {}", failed.join("\n  "))));
+        return Err(Fail(
+            1,
+            format!(
+                "the run did not complete (the report keeps what was measured):\n  {}",
+                failed.join("\n  ")
+            ),
+        ));
     }
     Ok(())
 }
@@ -339,7 +391,11 @@ fn read_config_file(f: &Path) -> Result<String, Fail> {
     if len > MAX_CONFIG_BYTES {
         return Err(Fail(
             2,
-            format!("{}: {len} bytes, larger than a config can be ({} KiB at most)", f.display(), MAX_CONFIG_BYTES / 1024),
+            format!(
+                "{}: {len} bytes, larger than a config can be ({} KiB at most)",
+                f.display(),
+                MAX_CONFIG_BYTES / 1024
+            ),
         ));
     }
     std::fs::read_to_string(f).map_err(|e| Fail(2, format!("{}: {e}", f.display())))
@@ -365,11 +421,22 @@ mod tests {
 
     #[test]
     fn a_shards_child_arguments_parse_back() {
-        let args =
-            grid::shard_args(paper::Size::Mid, 3, 7, BackendName::Flex, Shard { i: 1, n: 4 }, Path::new("out dir"), Path::new("data"));
-        let cli = Cli::try_parse_from(std::iter::once(OsString::from("spotlight")).chain(args)).unwrap_or_else(|e| panic!("{e}"));
+        let args = grid::shard_args(
+            paper::Size::Mid,
+            3,
+            7,
+            BackendName::Flex,
+            Shard { i: 1, n: 4 },
+            Path::new("out dir"),
+            Path::new("data"),
+        );
+        let cli = Cli::try_parse_from(std::iter::once(OsString::from("spotlight")).chain(args))
+            .unwrap_or_else(|e| panic!("{e}"));
         let Cmd::Paper(p) = cli.command else { panic!("not the paper command") };
-        assert_eq!((p.size, p.seeds, p.seed, p.backend), (Some(paper::Size::Mid), Some(3), 7, BackendName::Flex));
+        assert_eq!(
+            (p.size, p.seeds, p.seed, p.backend),
+            (Some(paper::Size::Mid), Some(3), 7, BackendName::Flex)
+        );
         assert_eq!(p.shard, Some(Shard { i: 1, n: 4 }));
         assert!(p.quiet && p.jobs.is_none() && p.merge.is_none());
         assert_eq!((p.out_dir, p.data_dir), (PathBuf::from("out dir"), PathBuf::from("data")));
@@ -377,17 +444,39 @@ mod tests {
 
     #[test]
     fn defaults_are_as_documented() {
-        let Cmd::Bench(b) = Cli::parse_from(["spotlight", "bench"]).command else { panic!("not the bench command") };
+        let Cmd::Bench(b) = Cli::parse_from(["spotlight", "bench"]).command else {
+            panic!("not the bench command")
+        };
         assert_eq!(b.batches, [64, 128, 256]);
         assert_eq!(b.steps, 20);
         assert!(b.backends.is_empty() && !b.no_torch, "the backends' default is cmd_bench's");
-        let Cmd::Bench(b) = Cli::parse_from(["spotlight", "bench", "--backends", "cpu, webgpu", "--batches", "8,16"]).command else {
+        let Cmd::Bench(b) = Cli::parse_from([
+            "spotlight",
+            "bench",
+            "--backends",
+            "cpu, webgpu",
+            "--batches",
+            "8,16",
+        ])
+        .command
+        else {
             panic!("not the bench command")
         };
-        assert_eq!((b.backends, b.batches), (vec![BackendName::Flex, BackendName::Wgpu], vec![8, 16]));
-        let Cmd::Run(r) = Cli::parse_from(["spotlight", "run", "--link", "epochs=1"]).command else { panic!("not the run command") };
-        assert_eq!((r.backend, r.out, r.data_dir), (BackendName::Flex, "spotlight-report.json".into(), "public/data".into()));
-        let Cmd::Paper(p) = Cli::parse_from(["spotlight", "paper"]).command else { panic!("not the paper command") };
+        assert_eq!(
+            (b.backends, b.batches),
+            (vec![BackendName::Flex, BackendName::Wgpu], vec![8, 16])
+        );
+        let Cmd::Run(r) = Cli::parse_from(["spotlight", "run", "--link", "epochs=1"]).command
+        else {
+            panic!("not the run command")
+        };
+        assert_eq!(
+            (r.backend, r.out, r.data_dir),
+            (BackendName::Flex, "spotlight-report.json".into(), "public/data".into())
+        );
+        let Cmd::Paper(p) = Cli::parse_from(["spotlight", "paper"]).command else {
+            panic!("not the paper command")
+        };
         assert_eq!((p.size, p.seeds, p.seed, p.out_dir), (None, None, 1, PathBuf::from(".")));
     }
 }

@@ -16,17 +16,21 @@ fn tmp(name: &str) -> PathBuf {
 }
 
 fn runs_of(path: &PathBuf) -> serde_json::Value {
-    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     v["runs"].clone()
 }
 
-const QUERY: &str =
-    "dataset=mnist&compare=true&label_noise=0.2&train_size=200&test_size=100&epochs=2&batch_size=50&probe_size=4&shadow_models=2&seed=9";
+const QUERY: &str = "dataset=mnist&compare=true&label_noise=0.2&train_size=200&test_size=100&epochs=2&batch_size=50&probe_size=4&shadow_models=2&seed=9";
 
 #[test]
 fn link_and_json_config_give_the_same_report() {
     let (a, b, cfg) = (tmp("link.json"), tmp("config.json"), tmp("cfg.json"));
-    let out = bin().args(["run", "--quiet", "--link", &format!("?{QUERY}"), "--out"]).arg(&a).output().unwrap();
+    let out = bin()
+        .args(["run", "--quiet", "--link", &format!("?{QUERY}"), "--out"])
+        .arg(&a)
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let summary = String::from_utf8_lossy(&out.stdout);
     assert!(summary.contains("LiRA AUC") && summary.contains("no-BN"), "{summary}");
@@ -36,7 +40,8 @@ fn link_and_json_config_give_the_same_report() {
             "batch_size":50,"probe_size":4,"shadow_models":2,"seed":9}"#,
     )
     .unwrap();
-    let out = bin().args(["run", "--quiet", "--config"]).arg(&cfg).arg("--out").arg(&b).output().unwrap();
+    let out =
+        bin().args(["run", "--quiet", "--config"]).arg(&cfg).arg("--out").arg(&b).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let (ra, rb) = (runs_of(&a), runs_of(&b));
     assert_eq!(ra.as_array().unwrap().len(), 2);
@@ -68,7 +73,10 @@ fn bad_links_and_configs_exit_2_naming_the_field() {
 
 #[test]
 fn missing_datasets_say_how_to_fetch_them() {
-    let out = bin().args(["run", "--quiet", "--data-dir", "/nonexistent", "--link", QUERY]).output().unwrap();
+    let out = bin()
+        .args(["run", "--quiet", "--data-dir", "/nonexistent", "--link", QUERY])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("./x.sh datasets"));
 }
@@ -89,7 +97,8 @@ fn paper_quick_runs_in_shards_resumes_and_merges() {
     let out = bin().args(base).arg(&dir).args(["--shard", "1/2"]).output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success() && err.contains("0 to run"), "{err}");
-    let out = bin().args(["paper", "--quick", "--seeds", "1", "--merge"]).arg(&dir).output().unwrap();
+    let out =
+        bin().args(["paper", "--quick", "--seeds", "1", "--merge"]).arg(&dir).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}\n{text}", String::from_utf8_lossy(&out.stderr));
     eprintln!("{text}");
@@ -101,7 +110,9 @@ fn paper_quick_runs_in_shards_resumes_and_merges() {
     assert_eq!(text.matches("→ inconclusive").count(), 8, "{text}");
     let svg = std::fs::read_to_string(dir.join("paper-memorization.svg")).unwrap();
     assert!(svg.contains("<svg") && svg.contains("polyline"), "an SVG with curves");
-    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("paper-report.json")).unwrap()).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("paper-report.json")).unwrap())
+            .unwrap();
     let rows = json["table"]["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 8);
     // Every claim's tested numbers were measured (18 tests; at this size 1 % is 10 flipped
@@ -114,9 +125,14 @@ fn paper_quick_runs_in_shards_resumes_and_merges() {
     let first = std::fs::read_dir(dir.join("jobs")).unwrap().next().unwrap().unwrap().path();
     std::fs::remove_file(first).unwrap();
     std::fs::remove_dir_all(dir.join("reports")).unwrap();
-    let out = bin().args(["paper", "--quick", "--seeds", "1", "--merge"]).arg(&dir).output().unwrap();
+    let out =
+        bin().args(["paper", "--quick", "--seeds", "1", "--merge"]).arg(&dir).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no result"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no result"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // ... and still writes the reports whose jobs are all there.
     let kept = std::fs::read_dir(dir.join("reports")).unwrap().count();
     assert!((1..9).contains(&kept), "{kept} reports kept");
@@ -144,7 +160,10 @@ fn help_completions_and_usage_errors() {
     let out = bin().args(["run", "--help"]).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
-    assert!(text.contains("--link") && text.contains("--config") && text.contains("--backend"), "{text}");
+    assert!(
+        text.contains("--link") && text.contains("--config") && text.contains("--backend"),
+        "{text}"
+    );
     let out = bin().arg("--help").output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0));
@@ -157,7 +176,11 @@ fn help_completions_and_usage_errors() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(text.contains("spotlight") && text.contains("--shard"), "{text}");
-    for args in [vec!["run", "--frobnicate", "--link", "epochs=1"], vec!["bench", "--no-torch", "--frobnicate"], vec!["--frobnicate"]] {
+    for args in [
+        vec!["run", "--frobnicate", "--link", "epochs=1"],
+        vec!["bench", "--no-torch", "--frobnicate"],
+        vec!["--frobnicate"],
+    ] {
         let out = bin().args(&args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(String::from_utf8_lossy(&out.stderr).contains("--frobnicate"), "{args:?}");
@@ -166,8 +189,14 @@ fn help_completions_and_usage_errors() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--link"));
     for (args, what) in [
-        (vec!["bench", "--backends", "ndarray,tpu"], ["--backends", "allowed: ndarray, flex, cpu, wgpu, webgpu"]),
-        (vec!["run", "--backend", "tpu", "--link", "epochs=1"], ["--backend", "allowed: ndarray, flex, cpu, wgpu, webgpu"]),
+        (
+            vec!["bench", "--backends", "ndarray,tpu"],
+            ["--backends", "allowed: ndarray, flex, cpu, wgpu, webgpu"],
+        ),
+        (
+            vec!["run", "--backend", "tpu", "--link", "epochs=1"],
+            ["--backend", "allowed: ndarray, flex, cpu, wgpu, webgpu"],
+        ),
         (vec!["bench", "--batches", "64,1"], ["--batches", "from 2 to 2048"]),
         (vec!["bench", "--steps", "0"], ["--steps", "1 to 10000"]),
         (vec!["paper", "--size", "huge"], ["--size", "quick, mid, full"]),
@@ -184,37 +213,59 @@ fn a_missing_value_a_huge_config_and_a_diverged_model_are_errors() {
     // `--out` followed by a flag is a missing value, not a file named `--quiet`.
     let out = bin().args(["run", "--link", "epochs=1", "--out", "--quiet"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--out"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--out"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(!PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../--quiet").exists());
     // A config file far larger than any config is refused before it is read.
     let big = tmp("big.json");
-    std::fs::write(&big, format!("{{\"epochs\": 1, \"pad\": \"{}\"}}", "x".repeat(200_000))).unwrap();
+    std::fs::write(&big, format!("{{\"epochs\": 1, \"pad\": \"{}\"}}", "x".repeat(200_000)))
+        .unwrap();
     let out = bin().args(["run", "--config"]).arg(&big).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("larger than a config can be"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("larger than a config can be"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // SGD at learning rate 1 without BN, two samples a batch, seed 1: the loss becomes NaN at epoch 1,
     // step 192 (the browser test's fixture too). At batch 128 the same model only collapses to
     // chance with a finite loss, as do most seeds at this rate. The report is written, and the exit
     // code says so.
     let report = tmp("diverged.json");
     let link = "compare=false&batch_norm=false&optimizer=sgd&learning_rate=1&batch_size=2&train_size=1000&test_size=100&epochs=2&probe_size=4&shadow_models=0";
-    let out = bin().args(["run", "--quiet", "--backend", "flex", "--link", link, "--out"]).arg(&report).output().unwrap();
+    let out = bin()
+        .args(["run", "--quiet", "--backend", "flex", "--link", link, "--out"])
+        .arg(&report)
+        .output()
+        .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("did not complete") && err.contains("no-BN"), "{err}");
     let error = &runs_of(&report)[0]["error"];
     assert_eq!(error["kind"], "non_finite", "the report keeps the error, by its kind: {error}");
-    assert_eq!((error["epoch"].as_u64(), error["value"].as_str()), (Some(1), Some("NaN")), "{error}");
+    assert_eq!(
+        (error["epoch"].as_u64(), error["value"].as_str()),
+        (Some(1), Some("NaN")),
+        "{error}"
+    );
 }
 
 /// `bench` prints the conditions its figures were taken under (build, machine, threads, the vector
 /// unit Spotlight's kernels run on) and a row per model and batch size.
 #[test]
 fn bench_prints_its_conditions_and_a_row_per_model() {
-    let out = bin().args(["bench", "--backends", "flex", "--batches", "16", "--steps", "1", "--no-torch"]).output().unwrap();
+    let out = bin()
+        .args(["bench", "--backends", "flex", "--batches", "16", "--steps", "1", "--no-torch"])
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
-    for line in ["build: ", "machine: ", "Spotlight's CPU kernels (burn-flex): ", "PyTorch: not measured"] {
+    for line in
+        ["build: ", "machine: ", "Spotlight's CPU kernels (burn-flex): ", "PyTorch: not measured"]
+    {
         assert!(text.lines().any(|l| l.starts_with(line)), "no line starting {line:?} in:\n{text}");
     }
     assert!(text.contains("; burn-flex threads: "), "{text}");

@@ -27,24 +27,36 @@ const MOST: f64 = 0.8;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (Some(seeds), queries) = (args.first().and_then(|s| s.parse::<u64>().ok()), &args[1.min(args.len())..]) else {
+    let (Some(seeds), queries) =
+        (args.first().and_then(|s| s.parse::<u64>().ok()), &args[1.min(args.len())..])
+    else {
         eprintln!("usage: default_sweep SEEDS 'QUERY' ['QUERY' …]");
         std::process::exit(2);
     };
-    let bytes = std::fs::read("public/data/mnist.spds.gz").expect("public/data/mnist.spds.gz (./x.sh datasets)");
+    let bytes = std::fs::read("public/data/mnist.spds.gz")
+        .expect("public/data/mnist.spds.gz (./x.sh datasets)");
     let ds = DatasetName::Mnist.decode("mnist", &bytes).expect("a valid dataset");
     let (device, backend) = native_device(BackendName::Flex).expect("burn-flex");
     let base = Config::for_backend(false);
     let need = (MOST * seeds as f64).ceil() as usize;
-    println!("# rule: clear when BN − no-BN flipped accuracy at the end ≥ {:.0} points in ≥ {need} of {seeds} seeds", 100.0 * CLEAR_GAP);
-    println!("# cost: sample passes of the whole run (targets + shadows) ÷ the current CPU default's");
+    println!(
+        "# rule: clear when BN − no-BN flipped accuracy at the end ≥ {:.0} points in ≥ {need} of {seeds} seeds",
+        100.0 * CLEAR_GAP
+    );
+    println!(
+        "# cost: sample passes of the whole run (targets + shadows) ÷ the current CPU default's"
+    );
     for q in queries {
         let link = link::parse(&format!("{}&{q}", base_query(&base)));
         for n in link.notices.iter().filter(|n| !matches!(n, link::Notice::Repeated { .. })) {
             eprintln!("notice for {q}: {n}");
         }
         let c = link.config;
-        assert_eq!(c.variants().len(), 2, "{q}: the sweep compares BN with no-BN (no regularizer, compare on)");
+        assert_eq!(
+            c.variants().len(),
+            2,
+            "{q}: the sweep compares BN with no-BN (no regularizer, compare on)"
+        );
         let cost = c.cost().sample_passes() as f64 / base.cost().sample_passes() as f64;
         println!(
             "\n## {q}  (members {}, epochs {}, batch {}, noise {:.0} %; cost ×{cost:.2})",
@@ -63,14 +75,20 @@ fn main() {
             for (v, variant) in c.variants().into_iter().enumerate() {
                 let job = Job { config: c.clone(), role: Role::Target { variant: v } };
                 let t = Instant::now();
-                let r = threads::on_pool(|| pollster::block_on(run_job(&job, &ds, None, &device, &backend, || 0.0))).expect("a target job");
+                let r = threads::on_pool(|| {
+                    pollster::block_on(run_job(&job, &ds, None, &device, &backend, || 0.0))
+                })
+                .expect("a target job");
                 secs[v] = t.elapsed().as_secs_f64();
                 let JobOutput::Target { run, .. } = r.output else { unreachable!("a target job") };
                 let i = usize::from(variant == Variant::Plain);
                 flipped[i] = run.last().and_then(|e| e.acc_flipped).unwrap_or(f64::NAN);
                 test[i] = run.last().map_or(f64::NAN, |e| e.acc_test);
-                curves[i] =
-                    run.trained().map(|e| format!("{:.0}", 100.0 * e.acc_flipped.unwrap_or(f64::NAN))).collect::<Vec<_>>().join(" ");
+                curves[i] = run
+                    .trained()
+                    .map(|e| format!("{:.0}", 100.0 * e.acc_flipped.unwrap_or(f64::NAN)))
+                    .collect::<Vec<_>>()
+                    .join(" ");
             }
             let gap = flipped[0] - flipped[1];
             clear += usize::from(gap >= CLEAR_GAP);
@@ -89,7 +107,8 @@ fn main() {
             );
         }
         let mean = gaps.iter().sum::<f64>() / gaps.len() as f64;
-        let (lo, hi) = gaps.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &g| (l.min(g), h.max(g)));
+        let (lo, hi) =
+            gaps.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &g| (l.min(g), h.max(g)));
         println!(
             "=> gap mean {:+.1}, range {:+.1} … {:+.1} points; clear in {clear} of {seeds} seeds: {}",
             100.0 * mean,
@@ -102,5 +121,8 @@ fn main() {
 
 /// The CPU default as a link's settings (so that a candidate's query overrides it).
 fn base_query(c: &Config) -> String {
-    format!("train_size={}&epochs={}&batch_size={}&label_noise={}", c.train_size, c.epochs, c.batch_size, c.label_noise)
+    format!(
+        "train_size={}&epochs={}&batch_size={}&label_noise={}",
+        c.train_size, c.epochs, c.batch_size, c.label_noise
+    )
 }

@@ -52,7 +52,9 @@ fn main() {
     println!("burn-flex, batch {b}, {n} repeats; ms per forward + backward");
     let row = |name: &str, ms: f64| println!("{name:<48} {ms:>8.2} ms");
 
-    for (label, cin, cout, side, pad) in [("conv1 1→6 5×5 pad 2, 28×28", 1, 6, 28, 2), ("conv2 6→16 5×5, 14×14", 6, 16, 14, 0)] {
+    for (label, cin, cout, side, pad) in
+        [("conv1 1→6 5×5 pad 2, 28×28", 1, 6, 28, 2), ("conv2 6→16 5×5, 14×14", 6, 16, 14, 0)]
+    {
         let x = rand([b, cin, side, side], &device);
         let w = rand([cout, cin, 5, 5], &device).require_grad();
         let bias = rand([cout], &device).require_grad();
@@ -71,15 +73,29 @@ fn main() {
                 sink(xi.grad(&grads));
             }
         };
-        row(&format!("{label}: burn conv2d with bias"), time(n, || run(&|x, w, bias| conv2d(x, w, Some(bias), opts.clone()))));
+        row(
+            &format!("{label}: burn conv2d with bias"),
+            time(n, || run(&|x, w, bias| conv2d(x, w, Some(bias), opts.clone()))),
+        );
         row(
             &format!("{label}: burn conv2d, bias added after"),
-            time(n, || run(&|x, w, bias| conv2d(x, w, None, opts.clone()).add(bias.reshape([1, cout, 1, 1])))),
+            time(n, || {
+                run(&|x, w, bias| {
+                    conv2d(x, w, None, opts.clone()).add(bias.reshape([1, cout, 1, 1]))
+                })
+            }),
         );
-        row(&format!("{label}: im2col (slices) + matmul"), time(n, || run(&|x, w, bias| im2col_conv(x, w, bias, pad))));
+        row(
+            &format!("{label}: im2col (slices) + matmul"),
+            time(n, || run(&|x, w, bias| im2col_conv(x, w, bias, pad))),
+        );
         row(
             &format!("{label}: Spotlight's kernel, bias added after"),
-            time(n, || run(&|x, w, bias| kernels::conv2d(x, w, opts.clone()).add(bias.reshape([1, cout, 1, 1])))),
+            time(n, || {
+                run(&|x, w, bias| {
+                    kernels::conv2d(x, w, opts.clone()).add(bias.reshape([1, cout, 1, 1]))
+                })
+            }),
         );
     }
 
@@ -99,7 +115,8 @@ fn main() {
         );
     }
 
-    for (label, c, side) in [("pool 2×2 on 6×28×28", 6, 28), ("pool 2×2 on 16×10×10", 16, 10)] {
+    for (label, c, side) in [("pool 2×2 on 6×28×28", 6, 28), ("pool 2×2 on 16×10×10", 16, 10)]
+    {
         let x = rand([b, c, side, side], &device);
         let g = rand([b, c, side / 2, side / 2], &device);
         let opts = MaxPoolOptions::new([2, 2]);
@@ -108,13 +125,20 @@ fn main() {
             let grads = pool(xi.clone()).mul(g.clone()).sum().backward();
             sink(xi.grad(&grads));
         };
-        row(&format!("{label}: burn max_pool2d"), time(n, || run(&|x| max_pool2d(x, opts.clone()))));
-        row(&format!("{label}: reshape, max over the two window axes"), time(n, || run(&pool_reshape)));
+        row(
+            &format!("{label}: burn max_pool2d"),
+            time(n, || run(&|x| max_pool2d(x, opts.clone()))),
+        );
+        row(
+            &format!("{label}: reshape, max over the two window axes"),
+            time(n, || run(&pool_reshape)),
+        );
         row(&format!("{label}: max of 4 strided slices"), time(n, || run(&pool_slices)));
         row(&format!("{label}: Spotlight's kernel"), time(n, || run(&kernels::max_pool2x2)));
     }
 
-    for (label, shape) in [("BN on 6×28×28", [b, 6, 28, 28]), ("BN on 16×10×10", [b, 16, 10, 10])] {
+    for (label, shape) in [("BN on 6×28×28", [b, 6, 28, 28]), ("BN on 16×10×10", [b, 16, 10, 10])]
+    {
         let c = shape[1];
         let x = rand(shape, &device);
         let g = rand(shape, &device);
@@ -132,7 +156,11 @@ fn main() {
         );
         row(
             &format!("{label}: Spotlight's, sums along the layout"),
-            time(n, || run(&|x| spotlight_core::model::batch_norm_train(x, gamma.clone(), beta.clone(), 1e-5).0)),
+            time(n, || {
+                run(&|x| {
+                    spotlight_core::model::batch_norm_train(x, gamma.clone(), beta.clone(), 1e-5).0
+                })
+            }),
         );
     }
 }
@@ -142,12 +170,21 @@ fn main() {
 fn im2col_conv(x: Tensor<4>, w: Tensor<4>, bias: Tensor<1>, pad: usize) -> Tensor<4> {
     let [b, cin, h, wd] = x.dims();
     let cout = w.dims()[0];
-    let x = if pad > 0 { x.pad((pad, pad, pad, pad), burn::tensor::ops::PadMode::Constant(0.0)) } else { x };
+    let x = if pad > 0 {
+        x.pad((pad, pad, pad, pad), burn::tensor::ops::PadMode::Constant(0.0))
+    } else {
+        x
+    };
     let (oh, ow) = (h + 2 * pad - 4, wd + 2 * pad - 4);
     let mut cols = Vec::with_capacity(25);
     for i in 0..5 {
         for j in 0..5 {
-            cols.push(x.clone().slice([0..b, 0..cin, i..i + oh, j..j + ow]).reshape([b, cin, 1, oh * ow]));
+            cols.push(x.clone().slice([0..b, 0..cin, i..i + oh, j..j + ow]).reshape([
+                b,
+                cin,
+                1,
+                oh * ow,
+            ]));
         }
     }
     // [b, cin, 25, oh·ow] → [b, cin·25, oh·ow], in the weight's (cin, kh, kw) order.

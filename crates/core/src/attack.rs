@@ -39,7 +39,11 @@ pub struct Scores {
 pub fn scores(logits: &[f32], classes: usize, labels: &[u8]) -> Scores {
     let n = labels.len();
     assert_eq!(logits.len(), n * classes, "logits and labels disagree");
-    let mut s = Scores { loss: Vec::with_capacity(n), confidence: Vec::with_capacity(n), phi: Vec::with_capacity(n) };
+    let mut s = Scores {
+        loss: Vec::with_capacity(n),
+        confidence: Vec::with_capacity(n),
+        phi: Vec::with_capacity(n),
+    };
     for (row, &y) in logits.chunks(classes).zip(labels) {
         let z: Vec<f64> = row.iter().map(|&v| f64::from(v)).collect();
         let y = y as usize;
@@ -89,7 +93,10 @@ impl std::fmt::Display for AttackError {
         match self {
             Self::EmptyClass(c) => write!(f, "no {c} scores: a ROC needs members and non-members"),
             Self::NotEnoughShadows { candidate } => {
-                write!(f, "candidate {candidate} has no IN or no OUT shadow model: LiRA needs at least 2 shadow models")
+                write!(
+                    f,
+                    "candidate {candidate} has no IN or no OUT shadow model: LiRA needs at least 2 shadow models"
+                )
             }
         }
     }
@@ -160,7 +167,8 @@ pub fn log_normal_cdf(z: f64) -> f64 {
     } else {
         // Asymptotic series of the Mills ratio.
         let z2 = z * z;
-        -0.5 * z2 - (-z).ln() - 0.5 * (2.0 * std::f64::consts::PI).ln() + (1.0 - 1.0 / z2 + 3.0 / (z2 * z2)).ln()
+        -0.5 * z2 - (-z).ln() - 0.5 * (2.0 * std::f64::consts::PI).ln()
+            + (1.0 - 1.0 / z2 + 3.0 / (z2 * z2)).ln()
     }
 }
 
@@ -175,14 +183,22 @@ fn erfc(x: f64) -> f64 {
                 + t * (0.374_091_96
                     + t * (0.096_784_18
                         + t * (-0.186_288_06
-                            + t * (0.278_868_07 + t * (-1.135_203_98 + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
+                            + t * (0.278_868_07
+                                + t * (-1.135_203_98
+                                    + t * (1.488_515_87
+                                        + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
             .exp();
     if x >= 0.0 { r } else { 2.0 - r }
 }
 
 /// LiRA scores, online and offline, of the target's φ values given each candidate's IN and OUT
 /// shadow φ values.
-pub fn lira(target_phi: &[f64], phi_in: &[Vec<f64>], phi_out: &[Vec<f64>], shadows: usize) -> Result<(Vec<f64>, Vec<f64>), AttackError> {
+pub fn lira(
+    target_phi: &[f64],
+    phi_in: &[Vec<f64>],
+    phi_out: &[Vec<f64>],
+    shadows: usize,
+) -> Result<(Vec<f64>, Vec<f64>), AttackError> {
     let global = shadows < GLOBAL_VARIANCE_BELOW;
     let (var_in_g, var_out_g) = global_vars(phi_in, phi_out);
     let mut online = Vec::with_capacity(target_phi.len());
@@ -193,7 +209,11 @@ pub fn lira(target_phi: &[f64], phi_in: &[Vec<f64>], phi_out: &[Vec<f64>], shado
             return Err(AttackError::NotEnoughShadows { candidate: i });
         }
         let (mu_in, mu_out) = (mean(ins), mean(outs));
-        let (var_in, var_out) = if global { (var_in_g, var_out_g) } else { (own_var(ins, var_in_g), own_var(outs, var_out_g)) };
+        let (var_in, var_out) = if global {
+            (var_in_g, var_out_g)
+        } else {
+            (own_var(ins, var_in_g), own_var(outs, var_out_g))
+        };
         online.push(log_normal_pdf(phi, mu_in, var_in) - log_normal_pdf(phi, mu_out, var_out));
         offline.push(log_normal_cdf((phi - mu_out) / var_out.sqrt()));
     }
@@ -221,7 +241,8 @@ pub fn roc(members: &[f64], non_members: &[f64]) -> Result<Roc, AttackError> {
     if non_members.is_empty() {
         return Err(AttackError::EmptyClass("non-member"));
     }
-    let mut all: Vec<(f64, bool)> = members.iter().map(|&s| (s, true)).chain(non_members.iter().map(|&s| (s, false))).collect();
+    let mut all: Vec<(f64, bool)> =
+        members.iter().map(|&s| (s, true)).chain(non_members.iter().map(|&s| (s, false))).collect();
     // Descending by score; NaN scores sort last (never above any threshold).
     all.sort_by(|a, b| match (a.0.is_nan(), b.0.is_nan()) {
         (true, true) => std::cmp::Ordering::Equal,
@@ -252,8 +273,12 @@ pub fn roc(members: &[f64], non_members: &[f64]) -> Result<Roc, AttackError> {
         best_bal = best_bal.max((y1 + 1.0 - x1) / 2.0);
         points.push((x1, y1));
     }
-    let tpr_at_low_fpr =
-        LOW_FPRS.iter().map(|&f| (f, points.iter().filter(|(x, _)| *x <= f + 1e-15).map(|(_, y)| *y).fold(0.0, f64::max))).collect();
+    let tpr_at_low_fpr = LOW_FPRS
+        .iter()
+        .map(|&f| {
+            (f, points.iter().filter(|(x, _)| *x <= f + 1e-15).map(|(_, y)| *y).fold(0.0, f64::max))
+        })
+        .collect();
     Ok(Roc { points, auc, balanced_accuracy: best_bal, tpr_at_low_fpr })
 }
 
@@ -330,7 +355,10 @@ mod tests {
         assert!(near(weighted_auc(&eq, &o).unwrap(), roc(&m, &o).unwrap().auc));
         // Member 0.9 beats all 4 (1.0); 0.1 beats only the NaN (0.25). Weights 3 and 1:
         // (3·1.0 + 1·0.25) / 4.
-        assert!(near(weighted_auc(&[(0.9, 3.0), (0.1, 1.0)], &[0.5, 0.4, 0.2, f64::NAN]).unwrap(), 3.25 / 4.0));
+        assert!(near(
+            weighted_auc(&[(0.9, 3.0), (0.1, 1.0)], &[0.5, 0.4, 0.2, f64::NAN]).unwrap(),
+            3.25 / 4.0
+        ));
         // A tie counts half.
         assert!(near(weighted_auc(&[(0.4, 2.0)], &[0.4]).unwrap(), 0.5));
         assert!(weighted_auc(&[], &o).is_err());
@@ -358,7 +386,14 @@ mod tests {
         // pairs (m > n): 0.9>{.7,.3}, 0.8>{.7,.3}, 0.4>{.3} → 5 of 6.
         let r = roc(&[0.9, 0.8, 0.4], &[0.7, 0.3]).unwrap();
         assert!(near(r.auc, 5.0 / 6.0), "{}", r.auc);
-        let expect = [(0.0, 0.0), (0.0, 1.0 / 3.0), (0.0, 2.0 / 3.0), (0.5, 2.0 / 3.0), (0.5, 1.0), (1.0, 1.0)];
+        let expect = [
+            (0.0, 0.0),
+            (0.0, 1.0 / 3.0),
+            (0.0, 2.0 / 3.0),
+            (0.5, 2.0 / 3.0),
+            (0.5, 1.0),
+            (1.0, 1.0),
+        ];
         assert_eq!(r.points.len(), expect.len());
         for (a, b) in r.points.iter().zip(expect) {
             assert!(near(a.0, b.0) && near(a.1, b.1), "{a:?} vs {b:?}");
@@ -432,7 +467,8 @@ mod tests {
     fn odd_shadow_counts_pool_in_and_out_variances() {
         // K = 3: one IN value per candidate (no within estimate), two OUT values each.
         let phi_in: Vec<Vec<f64>> = (0..50).map(|i| vec![i as f64]).collect();
-        let phi_out: Vec<Vec<f64>> = (0..50).map(|i| vec![i as f64 - 1.0, i as f64 + 1.0]).collect();
+        let phi_out: Vec<Vec<f64>> =
+            (0..50).map(|i| vec![i as f64 - 1.0, i as f64 + 1.0]).collect();
         let (vi, vo) = global_vars(&phi_in, &phi_out);
         // Each OUT pair deviates ±1 around its mean: ss = 2 per candidate, 1 dof each → 2.0.
         assert!(near(vo, 2.0), "{vo}");
@@ -458,7 +494,8 @@ mod tests {
         let (online, offline) = lira(&target, &ins, &outs, 32).unwrap();
         let split = |s: &[f64]| {
             let m: Vec<f64> = s.iter().zip(&member).filter(|(_, m)| **m).map(|(x, _)| *x).collect();
-            let o: Vec<f64> = s.iter().zip(&member).filter(|(_, m)| !**m).map(|(x, _)| *x).collect();
+            let o: Vec<f64> =
+                s.iter().zip(&member).filter(|(_, m)| !**m).map(|(x, _)| *x).collect();
             roc(&m, &o).unwrap().auc
         };
         let analytical = 0.760_25;

@@ -35,7 +35,10 @@ impl BackendName {
         match s {
             "cpu" => Ok(Self::Flex),
             "webgpu" => Ok(Self::Wgpu),
-            _ => Self::ALL.into_iter().find(|b| b.as_str() == s).ok_or_else(|| ReadError::Allowed(Self::SPELLINGS.to_vec())),
+            _ => Self::ALL
+                .into_iter()
+                .find(|b| b.as_str() == s)
+                .ok_or_else(|| ReadError::Allowed(Self::SPELLINGS.to_vec())),
         }
     }
 
@@ -76,7 +79,12 @@ impl fmt::Display for BackendName {
 #[cfg(all(feature = "wgpu", not(target_arch = "wasm32")))]
 pub fn native_wgpu() -> Result<Device, String> {
     static WGPU: std::sync::OnceLock<Result<Device, String>> = std::sync::OnceLock::new();
-    WGPU.get_or_init(|| Device::wgpu_options().init().map_err(|e| format!("backend wgpu: no usable GPU adapter ({e:?})"))).clone()
+    WGPU.get_or_init(|| {
+        Device::wgpu_options()
+            .init()
+            .map_err(|e| format!("backend wgpu: no usable GPU adapter ({e:?})"))
+    })
+    .clone()
 }
 
 /// A device for a backend name, natively. Returns the device and a description for reports.

@@ -93,9 +93,17 @@ pub async fn train_throughput(
 ) -> Result<Throughput, RunError> {
     check_throughput(batch_size, steps).map_err(RunError::Other)?;
     let config = throughput_config(batch_norm, batch_size, steps);
-    let data = ExperimentData::build(&config, dataset, None).map_err(|e| RunError::Other(e.to_string()))?;
+    let data = ExperimentData::build(&config, dataset, None)
+        .map_err(|e| RunError::Other(e.to_string()))?;
     let device_data = DeviceData::new(&data, device);
-    let mut t = Trainer::new(&config, Variant::unregularized(batch_norm), &data, &device_data, data.members(), config.seed);
+    let mut t = Trainer::new(
+        &config,
+        Variant::unregularized(batch_norm),
+        &data,
+        &device_data,
+        data.members(),
+        config.seed,
+    );
     for _ in 0..WARMUP {
         t.step().await?;
         crate::yielder::pause().await;
@@ -137,8 +145,11 @@ impl PhaseTimes {
     /// workers finished every shadow model before the last target model, the shadow models added
     /// no wall time, and it says so rather than "0.0 s".
     pub fn describe(&self) -> String {
-        let shadows =
-            if self.shadows_alongside() { "shadow models alongside".to_string() } else { format!("shadow models {:.1} s", self.shadows_s) };
+        let shadows = if self.shadows_alongside() {
+            "shadow models alongside".to_string()
+        } else {
+            format!("shadow models {:.1} s", self.shadows_s)
+        };
         format!("training {:.1} s, {shadows}, attack {:.1} s", self.targets_s, self.attack_s)
     }
 

@@ -87,7 +87,11 @@ impl Board {
         let keep = shadow_keep(config, data.pool.labels.len());
         let steps_total = jobs.iter().map(|j| job_steps(j, data, &keep)).collect();
         let variants = config.variants();
-        let attacks = vec![if config.shadow_models >= 2 { AttackState::Waiting } else { AttackState::Done }; variants.len()];
+        let attacks =
+            vec![
+                if config.shadow_models >= 2 { AttackState::Waiting } else { AttackState::Done };
+                variants.len()
+            ];
         Self {
             config: config.clone(),
             backend: backend.to_string(),
@@ -109,7 +113,9 @@ impl Board {
 
     /// The next task for a free worker (marked as running), if one is ready.
     pub fn next_task(&mut self) -> Option<Task> {
-        if let Some(v) = (0..self.attacks.len()).find(|&v| self.attacks[v] == AttackState::Waiting && self.attack_ready(v)) {
+        if let Some(v) = (0..self.attacks.len())
+            .find(|&v| self.attacks[v] == AttackState::Waiting && self.attack_ready(v))
+        {
             self.attacks[v] = AttackState::Running;
             let target = self.target_output(v).cloned().expect("ready");
             let shadow_phi = self.shadows_of(v).map(|i| self.shadow_phi(i)).collect();
@@ -126,7 +132,9 @@ impl Board {
         if let Some(s) = self.steps_done.get_mut(index) {
             *s = steps_done.min(self.steps_total[index]);
         }
-        if let (Some(r), Some(Role::Target { variant })) = (readout, self.jobs.get(index).map(|j| j.role)) {
+        if let (Some(r), Some(Role::Target { variant })) =
+            (readout, self.jobs.get(index).map(|j| j.role))
+        {
             self.runs[variant].record(r);
         }
     }
@@ -179,12 +187,14 @@ impl Board {
 
     /// Whether every task has ended.
     pub fn finished(&self) -> bool {
-        self.state.iter().all(|s| matches!(s, State::Done(_) | State::Skipped)) && self.attacks.iter().all(|a| *a == AttackState::Done)
+        self.state.iter().all(|s| matches!(s, State::Done(_) | State::Skipped))
+            && self.attacks.iter().all(|a| *a == AttackState::Done)
     }
 
     /// Tasks running now (jobs and attacks).
     pub fn running(&self) -> usize {
-        self.state.iter().filter(|s| **s == State::Running).count() + self.attacks.iter().filter(|a| **a == AttackState::Running).count()
+        self.state.iter().filter(|s| **s == State::Running).count()
+            + self.attacks.iter().filter(|a| **a == AttackState::Running).count()
     }
 
     /// Training steps taken, all jobs together (a skipped job's steps count as done).
@@ -200,7 +210,11 @@ impl Board {
 
     /// The report of what has been measured so far (complete once [`finished`](Self::finished)).
     pub fn report(&self) -> Report {
-        Report { config: self.config.clone(), backend: self.backend.clone(), runs: self.runs.clone() }
+        Report {
+            config: self.config.clone(),
+            backend: self.backend.clone(),
+            runs: self.runs.clone(),
+        }
     }
 
     /// What is going on, as data: the page says it in its language (`spotlight-i18n`'s status texts).
@@ -213,16 +227,27 @@ impl Board {
                 Role::Shadow { .. } => None,
             })
             .collect();
-        let shadows: Vec<usize> = (0..self.jobs.len()).filter(|&i| matches!(self.jobs[i].role, Role::Shadow { .. })).collect();
-        let done = shadows.iter().filter(|&&i| matches!(self.state[i], State::Done(_) | State::Skipped)).count();
+        let shadows: Vec<usize> = (0..self.jobs.len())
+            .filter(|&i| matches!(self.jobs[i].role, Role::Shadow { .. }))
+            .collect();
+        let done = shadows
+            .iter()
+            .filter(|&&i| matches!(self.state[i], State::Done(_) | State::Skipped))
+            .count();
         let running = shadows.iter().filter(|&&i| self.state[i] == State::Running).count();
-        let shadows = (!shadows.is_empty() && (running > 0 || (done > 0 && done < shadows.len()))).then_some(ShadowCount {
-            done,
-            all: shadows.len(),
-            running,
-            per_model: self.config.shadow_models,
-        });
-        Doing { training, shadows, attacking: self.attacks.contains(&AttackState::Running), finished: self.finished() }
+        let shadows = (!shadows.is_empty() && (running > 0 || (done > 0 && done < shadows.len())))
+            .then_some(ShadowCount {
+                done,
+                all: shadows.len(),
+                running,
+                per_model: self.config.shadow_models,
+            });
+        Doing {
+            training,
+            shadows,
+            attacking: self.attacks.contains(&AttackState::Running),
+            finished: self.finished(),
+        }
     }
 
     /// The wall time by phase at `now`: until the last target model ended, then until the last
@@ -232,22 +257,33 @@ impl Board {
         let total = now - self.started;
         let t = self.targets_end.map_or(total, |e| e - self.started);
         let s = self.shadows_end.map_or(total, |e| e - self.started).max(t);
-        PhaseTimes { targets_s: t, shadows_s: s.min(total) - t.min(total), attack_s: (total - s).max(0.0), total_s: total }
+        PhaseTimes {
+            targets_s: t,
+            shadows_s: s.min(total) - t.min(total),
+            attack_s: (total - s).max(0.0),
+            total_s: total,
+        }
     }
 
     fn note_phase_ends(&mut self, now: f64) {
         let ended = |i: usize| matches!(self.state[i], State::Done(_) | State::Skipped);
-        let targets = (0..self.jobs.len()).filter(|&i| matches!(self.jobs[i].role, Role::Target { .. }));
+        let targets =
+            (0..self.jobs.len()).filter(|&i| matches!(self.jobs[i].role, Role::Target { .. }));
         if self.targets_end.is_none() && targets.clone().all(ended) {
             self.targets_end = Some(now);
         }
-        if self.targets_end.is_some() && self.shadows_end.is_none() && (0..self.jobs.len()).all(ended) {
+        if self.targets_end.is_some()
+            && self.shadows_end.is_none()
+            && (0..self.jobs.len()).all(ended)
+        {
             self.shadows_end = Some(now);
         }
     }
 
     fn shadows_of(&self, variant: usize) -> impl Iterator<Item = usize> + '_ {
-        (0..self.jobs.len()).filter(move |&i| matches!(self.jobs[i].role, Role::Shadow { variant: v, .. } if v == variant))
+        (0..self.jobs.len()).filter(
+            move |&i| matches!(self.jobs[i].role, Role::Shadow { variant: v, .. } if v == variant),
+        )
     }
 
     fn target_output(&self, variant: usize) -> Option<&JobOutput> {
@@ -266,6 +302,7 @@ impl Board {
     }
 
     fn attack_ready(&self, variant: usize) -> bool {
-        self.target_output(variant).is_some() && self.shadows_of(variant).all(|i| matches!(self.state[i], State::Done(_)))
+        self.target_output(variant).is_some()
+            && self.shadows_of(variant).all(|i| matches!(self.state[i], State::Done(_)))
     }
 }

@@ -23,10 +23,12 @@ const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 /// The drawing's pixels (`SIDE`², row-major, `true` = ink) as link text.
 pub fn encode(pixels: &[bool]) -> String {
     assert_eq!(pixels.len(), SIDE * SIDE, "a canary is {SIDE}×{SIDE} pixels");
-    let bytes: Vec<u8> = pixels.chunks(8).map(|c| c.iter().fold(0u8, |b, &p| (b << 1) | u8::from(p))).collect();
+    let bytes: Vec<u8> =
+        pixels.chunks(8).map(|c| c.iter().fold(0u8, |b, &p| (b << 1) | u8::from(p))).collect();
     let mut out = String::with_capacity(TEXT_LEN);
     for chunk in bytes.chunks(3) {
-        let n = chunk.iter().enumerate().fold(0u32, |n, (k, &b)| n | (u32::from(b) << (16 - 8 * k)));
+        let n =
+            chunk.iter().enumerate().fold(0u32, |n, (k, &b)| n | (u32::from(b) << (16 - 8 * k)));
         for k in 0..=chunk.len() {
             out.push(char::from(ALPHABET[((n >> (18 - 6 * k)) & 63) as usize]));
         }
@@ -69,7 +71,8 @@ pub fn decode(text: &str) -> Result<Vec<bool>, CanaryError> {
     }
     let mut bits = Vec::with_capacity(TEXT_LEN * 6);
     for c in text.bytes() {
-        let v = ALPHABET.iter().position(|&a| a == c).ok_or(CanaryError::Character(char::from(c)))?;
+        let v =
+            ALPHABET.iter().position(|&a| a == c).ok_or(CanaryError::Character(char::from(c)))?;
         bits.extend((0..6).rev().map(|k| (v >> k) & 1 == 1));
     }
     // 131 characters carry 786 bits: the last two must be zero, as `encode` writes them.
@@ -101,7 +104,12 @@ mod tests {
 
     fn drawing() -> Vec<bool> {
         // A diagonal stroke and a box: asymmetric, so that a transposition or a bit-order slip shows.
-        (0..SIDE * SIDE).map(|i| (i / SIDE == i % SIDE && i % SIDE > 3) || (i / SIDE == 5 && (10..20).contains(&(i % SIDE)))).collect()
+        (0..SIDE * SIDE)
+            .map(|i| {
+                (i / SIDE == i % SIDE && i % SIDE > 3)
+                    || (i / SIDE == 5 && (10..20).contains(&(i % SIDE)))
+            })
+            .collect()
     }
 
     #[test]

@@ -31,7 +31,11 @@ impl DatasetName {
 
     /// Decodes the dataset's asset (gzip'd or not) and checks that it has the expected shape:
     /// the one way the app and the CLI read an asset. `source` names it in errors.
-    pub fn decode(self, source: &str, bytes: &[u8]) -> Result<crate::data::Dataset, crate::data::DataError> {
+    pub fn decode(
+        self,
+        source: &str,
+        bytes: &[u8],
+    ) -> Result<crate::data::Dataset, crate::data::DataError> {
         let d = crate::data::Dataset::decode(source, bytes)?;
         let (rows, cols, classes) = self.shape();
         d.check_shape(source, rows, cols, classes)?;
@@ -42,7 +46,18 @@ impl DatasetName {
     pub fn class_names(self) -> [&'static str; 10] {
         match self {
             Self::Mnist => ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"],
-            Self::Fashion => ["T-shirt/top", "trouser", "pullover", "dress", "coat", "sandal", "shirt", "sneaker", "bag", "ankle boot"],
+            Self::Fashion => [
+                "T-shirt/top",
+                "trouser",
+                "pullover",
+                "dress",
+                "coat",
+                "sandal",
+                "shirt",
+                "sneaker",
+                "bag",
+                "ankle boot",
+            ],
         }
     }
 
@@ -96,7 +111,8 @@ pub enum RegKind {
 }
 
 impl RegKind {
-    pub const ALL: [RegKind; 4] = [RegKind::Gamma, RegKind::Sigma, RegKind::Hinge, RegKind::Project];
+    pub const ALL: [RegKind; 4] =
+        [RegKind::Gamma, RegKind::Sigma, RegKind::Hinge, RegKind::Project];
 
     /// The serde name (`"sigma"`, …).
     pub fn name(self) -> &'static str {
@@ -209,9 +225,22 @@ pub fn presets(d: &Config) -> Vec<Config> {
         Config { regularizer: true, reg_strength: 0.05, ..d.clone() },
         Config { label_noise: 0.2, ..d.clone() },
         Config { label_noise: 0.0, ..d.clone() },
-        Config { label_noise: 0.0, ood_fraction: 0.05, ood_source: OodSourceName::Other, ..d.clone() },
+        Config {
+            label_noise: 0.0,
+            ood_fraction: 0.05,
+            ood_source: OodSourceName::Other,
+            ..d.clone()
+        },
         Config { dataset: DatasetName::Fashion, ..d.clone() },
-        Config { train_size: 500, test_size: 500, epochs: 2, batch_size: 50, shadow_models: 2, probe_size: 16, ..d },
+        Config {
+            train_size: 500,
+            test_size: 500,
+            epochs: 2,
+            batch_size: 50,
+            shadow_models: 2,
+            probe_size: 16,
+            ..d
+        },
     ]
 }
 
@@ -338,7 +367,12 @@ impl Config {
         if gpu {
             Self::default()
         } else {
-            Self { train_size: CPU_TRAIN_SIZE, epochs: CPU_EPOCHS, probe_size: CPU_PROBE_SIZE, ..Self::default() }
+            Self {
+                train_size: CPU_TRAIN_SIZE,
+                epochs: CPU_EPOCHS,
+                probe_size: CPU_PROBE_SIZE,
+                ..Self::default()
+            }
         }
     }
 
@@ -353,12 +387,15 @@ impl Config {
     /// Sets a field, by its serde name, to a JSON value (through serde: a value of the wrong type
     /// is an error, and the config is left as it was).
     pub fn set(&mut self, name: &str, value: serde_json::Value) -> Result<(), String> {
-        let Ok(serde_json::Value::Object(mut map)) = serde_json::to_value(&*self) else { unreachable!("a Config is an object") };
+        let Ok(serde_json::Value::Object(mut map)) = serde_json::to_value(&*self) else {
+            unreachable!("a Config is an object")
+        };
         if !map.contains_key(name) {
             return Err(format!("{name:?} is not a setting"));
         }
         map.insert(name.to_string(), value);
-        *self = serde_json::from_value(serde_json::Value::Object(map)).map_err(|e| e.to_string())?;
+        *self =
+            serde_json::from_value(serde_json::Value::Object(map)).map_err(|e| e.to_string())?;
         Ok(())
     }
 
@@ -370,8 +407,12 @@ impl Config {
             "batch_norm" => self.compare,
             "regularizer" => !self.compare && !self.batch_norm,
             "reg_kind" => !self.regularizer || self.inert("regularizer"),
-            "reg_strength" => !self.regularizer || self.inert("regularizer") || self.reg_kind == RegKind::Project,
-            "reg_bound" => !self.regularizer || self.inert("regularizer") || self.reg_kind != RegKind::Project,
+            "reg_strength" => {
+                !self.regularizer || self.inert("regularizer") || self.reg_kind == RegKind::Project
+            }
+            "reg_bound" => {
+                !self.regularizer || self.inert("regularizer") || self.reg_kind != RegKind::Project
+            }
             "ood_source" => self.ood_fraction <= 0.0,
             "canary_label" => self.canary.is_empty(),
             _ => false,
@@ -404,16 +445,24 @@ impl Config {
             });
         }
         if self.shadow_models == 1 {
-            return Err(ConfigError { field: "shadow_models".into(), problem: ConfigProblem::OneShadow });
+            return Err(ConfigError {
+                field: "shadow_models".into(),
+                problem: ConfigProblem::OneShadow,
+            });
         }
         if !self.canary.is_empty() {
-            crate::canary::decode(&self.canary)
-                .map_err(|why| ConfigError { field: "canary".into(), problem: ConfigProblem::NotDrawing(why) })?;
+            crate::canary::decode(&self.canary).map_err(|why| ConfigError {
+                field: "canary".into(),
+                problem: ConfigProblem::NotDrawing(why),
+            })?;
         }
         if self.batch_size > self.train_size {
             return Err(ConfigError {
                 field: "batch_size".into(),
-                problem: ConfigProblem::BatchOverTrain { batch: self.batch_size, train: self.train_size },
+                problem: ConfigProblem::BatchOverTrain {
+                    batch: self.batch_size,
+                    train: self.train_size,
+                },
             });
         }
         Ok(())
@@ -433,7 +482,11 @@ impl Config {
     /// The run's size: each target and each shadow model (a shadow trains on about as many
     /// samples as a target) for every variant.
     pub fn cost(&self) -> Cost {
-        Cost { epochs: self.epochs, samples: self.train_size, models: self.variants().len() * (1 + self.shadow_models) }
+        Cost {
+            epochs: self.epochs,
+            samples: self.train_size,
+            models: self.variants().len() * (1 + self.shadow_models),
+        }
     }
 
     /// The variant a model with (or without) BN is in this experiment's single-model form (and in
@@ -449,8 +502,10 @@ impl Config {
     /// Parses JSON, then validates. An unknown key, or a value of the wrong type, is an error that
     /// names its key.
     pub fn from_json(json: &str) -> Result<Self, ConfigError> {
-        let value: serde_json::Value = serde_json::from_str(json)
-            .map_err(|e| ConfigError { field: "config".into(), problem: ConfigProblem::NotJson(e.to_string()) })?;
+        let value: serde_json::Value = serde_json::from_str(json).map_err(|e| ConfigError {
+            field: "config".into(),
+            problem: ConfigProblem::NotJson(e.to_string()),
+        })?;
         let serde_json::Value::Object(map) = &value else {
             return Err(ConfigError { field: "config".into(), problem: ConfigProblem::NotObject });
         };
@@ -458,11 +513,16 @@ impl Config {
         for (key, v) in map {
             let one = serde_json::Value::Object([(key.clone(), v.clone())].into_iter().collect());
             if let Err(e) = serde_json::from_value::<Config>(one) {
-                return Err(ConfigError { field: key.clone(), problem: ConfigProblem::Json(e.to_string()) });
+                return Err(ConfigError {
+                    field: key.clone(),
+                    problem: ConfigProblem::Json(e.to_string()),
+                });
             }
         }
-        let c: Config = serde_json::from_value(value)
-            .map_err(|e| ConfigError { field: "config".into(), problem: ConfigProblem::Json(e.to_string()) })?;
+        let c: Config = serde_json::from_value(value).map_err(|e| ConfigError {
+            field: "config".into(),
+            problem: ConfigProblem::Json(e.to_string()),
+        })?;
         c.validate()?;
         Ok(c)
     }
@@ -509,7 +569,11 @@ mod tests {
             let Some(r) = f.range() else { continue };
             let mut c = Config { batch_size: 2, ..Config::default() }; // keep the batch/train-size rule out of the way
             let over = r.max * 2.0 + 1.0;
-            let v = if r.integer { serde_json::Value::from(over as u64) } else { serde_json::Value::from(over) };
+            let v = if r.integer {
+                serde_json::Value::from(over as u64)
+            } else {
+                serde_json::Value::from(over)
+            };
             c.set(f.name, v).unwrap();
             let e = c.validate().unwrap_err();
             assert_eq!(e.field, f.name, "{e}");
@@ -563,19 +627,32 @@ mod tests {
                 Kind::Bool => assert!(d.is_boolean(), "{}", f.name),
                 Kind::Seed => assert!(d.is_u64(), "{}", f.name),
                 Kind::Drawing => assert_eq!(d, "", "{}: no drawing by default", f.name),
-                Kind::Number(r) => assert!(r.contains(d.as_f64().unwrap()) && r.step > 0.0, "{}: default {d}", f.name),
+                Kind::Number(r) => assert!(
+                    r.contains(d.as_f64().unwrap()) && r.step > 0.0,
+                    "{}: default {d}",
+                    f.name
+                ),
                 Kind::Choice(options) => {
-                    assert!(options.iter().any(|(v, _)| d == *v), "{}: default {d} is not a choice", f.name);
+                    assert!(
+                        options.iter().any(|(v, _)| d == *v),
+                        "{}: default {d} is not a choice",
+                        f.name
+                    );
                     for (v, _) in options {
                         let mut c = Config::default();
-                        c.set(f.name, serde_json::Value::from(*v)).unwrap_or_else(|e| panic!("{}={v}: {e}", f.name));
+                        c.set(f.name, serde_json::Value::from(*v))
+                            .unwrap_or_else(|e| panic!("{}={v}: {e}", f.name));
                     }
                 }
             }
         }
         let reg = field("reg_kind").unwrap();
         let Kind::Choice(options) = reg.kind else { panic!() };
-        assert_eq!(options.iter().map(|o| o.0).collect::<Vec<_>>(), RegKind::ALL.map(RegKind::name), "every RegKind offered");
+        assert_eq!(
+            options.iter().map(|o| o.0).collect::<Vec<_>>(),
+            RegKind::ALL.map(RegKind::name),
+            "every RegKind offered"
+        );
     }
 
     #[test]
@@ -584,10 +661,21 @@ mod tests {
             assert!(field(name).is_some(), "{name}");
         }
         let c = Config::default();
-        assert!(c.inert("batch_norm") && c.inert("reg_kind") && c.inert("ood_source") && c.inert("canary_label"));
+        assert!(
+            c.inert("batch_norm")
+                && c.inert("reg_kind")
+                && c.inert("ood_source")
+                && c.inert("canary_label")
+        );
         assert!(!c.inert("label_noise") && !c.inert("compare"));
-        let single = Config { compare: false, regularizer: true, ood_fraction: 0.1, ..Config::default() };
-        assert!(!single.inert("batch_norm") && !single.inert("reg_strength") && single.inert("reg_bound") && !single.inert("ood_source"));
+        let single =
+            Config { compare: false, regularizer: true, ood_fraction: 0.1, ..Config::default() };
+        assert!(
+            !single.inert("batch_norm")
+                && !single.inert("reg_strength")
+                && single.inert("reg_bound")
+                && !single.inert("ood_source")
+        );
         let clip = Config { reg_kind: RegKind::Project, ..single };
         assert!(clip.inert("reg_strength") && !clip.inert("reg_bound"));
     }
@@ -597,10 +685,17 @@ mod tests {
         let c = Config::default();
         assert_eq!(c.variants(), [Variant::Bn, Variant::Plain]);
         let reg = Config { regularizer: true, ..c.clone() };
-        assert_eq!(reg.variants(), [Variant::Bn, Variant::BnReg, Variant::Plain], "the regularizer joins the comparison");
+        assert_eq!(
+            reg.variants(),
+            [Variant::Bn, Variant::BnReg, Variant::Plain],
+            "the regularizer joins the comparison"
+        );
         assert_eq!(reg.cost().models, 3 * (1 + reg.shadow_models));
         assert_eq!(Config { compare: false, ..reg.clone() }.variants(), [Variant::BnReg]);
-        assert_eq!(Config { compare: false, batch_norm: false, ..reg }.variants(), [Variant::Plain]);
+        assert_eq!(
+            Config { compare: false, batch_norm: false, ..reg }.variants(),
+            [Variant::Plain]
+        );
     }
 
     #[test]
@@ -615,15 +710,30 @@ mod tests {
         let noise = field("label_noise").unwrap();
         assert_eq!(noise.read("0.25").unwrap().value, serde_json::json!(0.25));
         assert_eq!(noise.read("-1").unwrap().clamped, Some(0.0));
-        assert_eq!(field("compare").unwrap().read("false").unwrap().value, serde_json::json!(false));
+        assert_eq!(
+            field("compare").unwrap().read("false").unwrap().value,
+            serde_json::json!(false)
+        );
         assert!(field("compare").unwrap().read("maybe").is_err());
-        assert_eq!(field("dataset").unwrap().read("fashion").unwrap().value, serde_json::json!("fashion"));
-        assert_eq!(field("dataset").unwrap().read("cifar").unwrap_err().to_string(), "expected one of mnist, fashion");
+        assert_eq!(
+            field("dataset").unwrap().read("fashion").unwrap().value,
+            serde_json::json!("fashion")
+        );
+        assert_eq!(
+            field("dataset").unwrap().read("cifar").unwrap_err().to_string(),
+            "expected one of mnist, fashion"
+        );
         let canary = field("canary").unwrap();
         let drawing = crate::canary::encode(&(0..784).map(|i| i % 29 == 0).collect::<Vec<_>>());
         assert_eq!(canary.read(&drawing).unwrap().value, serde_json::json!(drawing));
         assert_eq!(canary.read("").unwrap().value, serde_json::json!(""));
-        assert!(canary.read("abc").unwrap_err().to_string().starts_with("not a drawing: a drawing is 131 characters"));
+        assert!(
+            canary
+                .read("abc")
+                .unwrap_err()
+                .to_string()
+                .starts_with("not a drawing: a drawing is 131 characters")
+        );
         assert!(canary.read(&"A".repeat(131)).unwrap_err().to_string().contains("empty"));
         let bad = Config { canary: "x".repeat(131).replace('x', "!"), ..Config::default() };
         assert_eq!(bad.validate().unwrap_err().field, "canary");

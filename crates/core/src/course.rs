@@ -23,7 +23,8 @@ pub const VIEWS: [(&str, &str); 8] = [
 ];
 
 /// The other parts: the preset menu, the share link and the explanation texts.
-pub const EXTRAS: [(&str, &str); 3] = [("preset", "Preset menu"), ("share", "Share link"), ("teach", "Explanations")];
+pub const EXTRAS: [(&str, &str); 3] =
+    [("preset", "Preset menu"), ("share", "Share link"), ("teach", "Explanations")];
 
 /// The page's languages, by code (their texts are the app's, `spotlight-i18n`).
 pub const LANGS: [&str; 3] = ["en", "es", "pt"];
@@ -64,7 +65,11 @@ pub struct Course {
 impl Course {
     /// A course hiding `hidden` (unknown names are left out), its tour opening at `tour`.
     pub fn new<'a>(hidden: impl IntoIterator<Item = &'a str>, tour: Option<usize>) -> Self {
-        let mut c = Self { hidden: Vec::new(), tour: tour.filter(|t| (1..=TOUR_STEPS).contains(t)), lang: None };
+        let mut c = Self {
+            hidden: Vec::new(),
+            tour: tour.filter(|t| (1..=TOUR_STEPS).contains(t)),
+            lang: None,
+        };
         for h in hidden {
             c.hide(h);
         }
@@ -107,9 +112,14 @@ impl Course {
     /// Whether the page opens with the "Advanced" settings unfolded: a course link that picks the
     /// controls a class sees (it hides some) and keeps one that is not among the basic ones.
     pub fn unfolds_advanced(&self) -> bool {
-        let control = |f: &&crate::fields::Field| !matches!(f.kind, Kind::Drawing) && f.name != "canary_label";
+        let control = |f: &&crate::fields::Field| {
+            !matches!(f.kind, Kind::Drawing) && f.name != "canary_label"
+        };
         FIELDS.iter().filter(control).any(|f| self.hides(f.name))
-            && FIELDS.iter().filter(control).any(|f| !BASIC.contains(&f.name) && !self.hides(f.name))
+            && FIELDS
+                .iter()
+                .filter(control)
+                .any(|f| !BASIC.contains(&f.name) && !self.hides(f.name))
     }
 
     /// Whether the link hides `part`.
@@ -131,9 +141,14 @@ impl Course {
     pub fn to_query(&self) -> String {
         let mut out = Vec::new();
         if !self.hidden.is_empty() {
-            let shown: Vec<&str> = parts().into_iter().map(|(p, _)| p).filter(|p| !self.hides(p)).collect();
+            let shown: Vec<&str> =
+                parts().into_iter().map(|(p, _)| p).filter(|p| !self.hides(p)).collect();
             let hidden = self.hidden.join(",");
-            out.push(if shown.join(",").len() < hidden.len() { format!("show={}", shown.join(",")) } else { format!("hide={hidden}") });
+            out.push(if shown.join(",").len() < hidden.len() {
+                format!("show={}", shown.join(","))
+            } else {
+                format!("hide={hidden}")
+            });
         }
         if let Some(t) = self.tour {
             out.push(format!("tour={t}"));
@@ -186,7 +201,10 @@ mod tests {
         assert_eq!(c.to_query(), "hide=seed,teach&tour=2");
         // Everything but the noise slider and the memorization chart: `show=` is shorter.
         let all = parts();
-        let only = Course::new(all.iter().map(|(p, _)| *p).filter(|p| !matches!(*p, "label_noise" | "accuracy")), None);
+        let only = Course::new(
+            all.iter().map(|(p, _)| *p).filter(|p| !matches!(*p, "label_noise" | "accuracy")),
+            None,
+        );
         assert_eq!(only.to_query(), "show=label_noise,accuracy");
         assert!(Course::default().is_empty() && Course::default().to_query().is_empty());
         assert_eq!(Course::new([], Some(9)).tour, None);
@@ -204,16 +222,33 @@ mod tests {
     #[test]
     fn a_hidden_attack_is_not_run_and_a_picked_advanced_setting_unfolds() {
         let c = crate::Config::default();
-        assert_eq!(Course::new(["attack"], None).trim(&c), c, "the gallery still shows the attack's results");
-        assert_eq!(Course::new(["attack", "gallery"], None).trim(&c), c, "the canary's panel still shows the attacker's call");
+        assert_eq!(
+            Course::new(["attack"], None).trim(&c),
+            c,
+            "the gallery still shows the attack's results"
+        );
+        assert_eq!(
+            Course::new(["attack", "gallery"], None).trim(&c),
+            c,
+            "the canary's panel still shows the attacker's call"
+        );
         assert_eq!(Course::new(["attack", "gallery", "canary"], None).trim(&c).shadow_models, 0);
         assert_eq!(Course::new(["attack", "gallery", "canary"], None).trim(&c).epochs, c.epochs);
         assert!(!Course::default().unfolds_advanced(), "a plain page opens with Advanced folded");
         let all = parts();
-        let only = |keep: &[&str]| Course::new(all.iter().map(|(p, _)| *p).filter(|p| !keep.contains(p)), None);
-        assert!(!only(&["label_noise", "accuracy"]).unfolds_advanced(), "only a basic setting shown");
+        let only = |keep: &[&str]| {
+            Course::new(all.iter().map(|(p, _)| *p).filter(|p| !keep.contains(p)), None)
+        };
+        assert!(
+            !only(&["label_noise", "accuracy"]).unfolds_advanced(),
+            "only a basic setting shown"
+        );
         assert!(only(&["label_noise", "seed"]).unfolds_advanced(), "the teacher kept the seed");
         assert_eq!(Course::default().tour_steps(), [1, 2, 3, 4]);
-        assert_eq!(only(&["label_noise", "attack"]).tour_steps(), [1, 3], "steps at hidden parts are skipped");
+        assert_eq!(
+            only(&["label_noise", "attack"]).tour_steps(),
+            [1, 3],
+            "steps at hidden parts are skipped"
+        );
     }
 }

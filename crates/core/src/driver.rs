@@ -55,7 +55,10 @@ pub async fn drive(
         // measures an epoch is many batches long): a cancelled unit is dropped where it stands.
         let progress = {
             let mut unit = std::pin::pin!(exp.advance());
-            std::future::poll_fn(|cx| if cancelled() { Poll::Ready(None) } else { unit.as_mut().poll(cx).map(Some) }).await
+            std::future::poll_fn(|cx| {
+                if cancelled() { Poll::Ready(None) } else { unit.as_mut().poll(cx).map(Some) }
+            })
+            .await
         };
         let Some(progress) = progress else {
             return (Ending::Cancelled, timer.times(clock()));

@@ -92,7 +92,8 @@ pub struct Experiment {
 
 /// The seed of shadow model `k` of model variant `variant`.
 pub fn shadow_seed(seed: u64, variant: usize, k: usize) -> u64 {
-    seed ^ (0x5eed_0000 + (variant as u64) * 1000 + k as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    seed ^ (0x5eed_0000 + (variant as u64) * 1000 + k as u64 + 1)
+        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 /// Which candidates each shadow model trains on (none when the attack is off).
@@ -155,21 +156,27 @@ pub fn attack_report(
     let neg_loss: Vec<f64> = target.loss.iter().map(|l| -l).collect();
     let (m, o) = split(&neg_loss, &every);
     let mut loss = attack::roc(&m, &o).map_err(|e| e.to_string())?;
-    let (online, offline) = attack::lira(&target.phi, &phi_in, &phi_out, config.shadow_models).map_err(|e| e.to_string())?;
+    let (online, offline) = attack::lira(&target.phi, &phi_in, &phi_out, config.shadow_models)
+        .map_err(|e| e.to_string())?;
     let (m, o) = split(&online, &every);
     let mut lira_online = attack::roc(&m, &o).map_err(|e| e.to_string())?;
     let (m, o) = split(&offline, &every);
     let mut lira_offline = attack::roc(&m, &o).map_err(|e| e.to_string())?;
     let (m, o) = split(&online, &|i| data.kind(i).is_noisy());
     let mut lira_noisy = attack::roc(&m, &o).ok();
-    for r in [&mut loss, &mut lira_online, &mut lira_offline].into_iter().chain(lira_noisy.as_mut()) {
+    for r in [&mut loss, &mut lira_online, &mut lira_offline].into_iter().chain(lira_noisy.as_mut())
+    {
         r.points = r.downsampled(ROC_POINTS);
     }
     let mut group_means = Vec::new();
     for kind in [SampleKind::Clean, SampleKind::Flipped, SampleKind::Ood] {
         for member in [true, false] {
-            let vals: Vec<f64> = (0..n).filter(|&i| data.kind(i) == kind && data.is_member[i] == member).map(|i| online[i]).collect();
-            let mean_score = (!vals.is_empty()).then(|| vals.iter().sum::<f64>() / vals.len() as f64);
+            let vals: Vec<f64> = (0..n)
+                .filter(|&i| data.kind(i) == kind && data.is_member[i] == member)
+                .map(|i| online[i])
+                .collect();
+            let mean_score =
+                (!vals.is_empty()).then(|| vals.iter().sum::<f64>() / vals.len() as f64);
             group_means.push(GroupMean { kind, member, count: vals.len(), mean_score });
         }
     }
@@ -183,14 +190,18 @@ pub fn attack_report(
             source_index: data.source_index[i],
             kind: data.kind(i),
             label: data.pool.labels[i],
-            true_label: matches!(data.kind(i), SampleKind::Clean | SampleKind::Flipped).then_some(data.pool.true_labels[i]),
+            true_label: matches!(data.kind(i), SampleKind::Clean | SampleKind::Flipped)
+                .then_some(data.pool.true_labels[i]),
             score: online[i],
             pixels: data.pool.images[i * px..(i + 1) * px].to_vec(),
         })
         .collect();
     let canary = data.canary.map(|c| {
         let confidences = |keep: &dyn Fn(usize) -> bool| -> Vec<f64> {
-            let mut v: Vec<f64> = (0..n).filter(|&i| keep(i)).map(|i| crate::canary::member_confidence(online[i])).collect();
+            let mut v: Vec<f64> = (0..n)
+                .filter(|&i| keep(i))
+                .map(|i| crate::canary::member_confidence(online[i]))
+                .collect();
             v.sort_by(f64::total_cmp);
             v
         };
@@ -200,11 +211,16 @@ pub fn attack_report(
             confidence: crate::canary::member_confidence(online[c]),
             rank: 1 + online.iter().filter(|&&s| s > online[c]).count(),
             candidates: n,
-            median_clean_member: middle(&confidences(&|i| data.is_member[i] && data.kind(i) == SampleKind::Clean)),
+            median_clean_member: middle(&confidences(&|i| {
+                data.is_member[i] && data.kind(i) == SampleKind::Clean
+            })),
             median_non_member: middle(&confidences(&|i| !data.is_member[i])),
             above_non_members: {
-                let non: Vec<f64> = (0..n).filter(|&i| !data.is_member[i]).map(|i| online[i]).collect();
-                (!non.is_empty()).then(|| non.iter().filter(|&&s| s < online[c]).count() as f64 / non.len() as f64)
+                let non: Vec<f64> =
+                    (0..n).filter(|&i| !data.is_member[i]).map(|i| online[i]).collect();
+                (!non.is_empty()).then(|| {
+                    non.iter().filter(|&&s| s < online[c]).count() as f64 / non.len() as f64
+                })
             },
         }
     });
@@ -224,17 +240,37 @@ pub fn attack_report(
 
 impl Experiment {
     /// Prepares the data on `device` and the target models. `backend` names the backend in the report.
-    pub fn new(config: &Config, dataset: &Dataset, other: Option<&Dataset>, device: &Device, backend: &str) -> Result<Self, BuildError> {
+    pub fn new(
+        config: &Config,
+        dataset: &Dataset,
+        other: Option<&Dataset>,
+        device: &Device,
+        backend: &str,
+    ) -> Result<Self, BuildError> {
         let data = ExperimentData::build(config, dataset, other)?;
         let device_data = DeviceData::new(&data, device);
         let variants = config.variants();
         let members = data.members();
-        let targets: Vec<Trainer> =
-            variants.iter().map(|&v| Trainer::new(config, v, &data, &device_data, members.clone(), config.seed)).collect();
+        let targets: Vec<Trainer> = variants
+            .iter()
+            .map(|&v| Trainer::new(config, v, &data, &device_data, members.clone(), config.seed))
+            .collect();
         let runs = variants.iter().map(|&v| ModelRun::new(v)).collect();
         let keep = shadow_keep(config, data.pool.labels.len());
-        let steps = keep.iter().map(|kk| (kk.iter().filter(|&&x| x).count() / config.batch_size).max(1) * config.epochs).collect();
-        let shadows = ShadowState { keep, steps, phi: vec![Vec::new(); variants.len()], variant: 0, k: 0, current: None };
+        let steps = keep
+            .iter()
+            .map(|kk| {
+                (kk.iter().filter(|&&x| x).count() / config.batch_size).max(1) * config.epochs
+            })
+            .collect();
+        let shadows = ShadowState {
+            keep,
+            steps,
+            phi: vec![Vec::new(); variants.len()],
+            variant: 0,
+            k: 0,
+            current: None,
+        };
         Ok(Self {
             config: config.clone(),
             backend: backend.to_string(),
@@ -276,10 +312,20 @@ impl Experiment {
 
     /// The report of what has been measured so far (complete once [`finished`](Self::finished)).
     pub fn report(&self) -> Report {
-        Report { config: self.config.clone(), backend: self.backend.clone(), runs: self.runs.clone() }
+        Report {
+            config: self.config.clone(),
+            backend: self.backend.clone(),
+            runs: self.runs.clone(),
+        }
     }
 
-    fn progress(&self, variant: Option<Variant>, epoch: usize, step: usize, epoch_finished: bool) -> Progress {
+    fn progress(
+        &self,
+        variant: Option<Variant>,
+        epoch: usize,
+        step: usize,
+        epoch_finished: bool,
+    ) -> Progress {
         Progress {
             phase: self.phase,
             steps_done: self.steps_done,
@@ -304,7 +350,10 @@ impl Experiment {
                 // One model's attack per unit of work.
                 let v = self.attacked;
                 self.attacked += 1;
-                if self.config.shadow_models > 0 && v < self.variants.len() && self.runs[v].error.is_none() {
+                if self.config.shadow_models > 0
+                    && v < self.variants.len()
+                    && self.runs[v].error.is_none()
+                {
                     match self.attack_one(v).await {
                         Ok(a) => self.runs[v].attack = Some(a),
                         Err(e) => self.runs[v].attack_error = Some(e),
@@ -321,7 +370,9 @@ impl Experiment {
 
     async fn advance_targets(&mut self) -> Progress {
         // First, one unit each: the untrained models (epoch 0).
-        if let Some(i) = (0..self.targets.len()).find(|&i| self.targets[i].initial().is_none() && self.runs[i].error.is_none()) {
+        if let Some(i) = (0..self.targets.len())
+            .find(|&i| self.targets[i].initial().is_none() && self.runs[i].error.is_none())
+        {
             let of = self.variants[i];
             match self.targets[i].start_target(&self.data).await {
                 Ok(readout) => self.runs[i].record(readout),
@@ -329,10 +380,16 @@ impl Experiment {
             }
             return self.progress(Some(of), 0, 0, true);
         }
-        let live: Vec<usize> = (0..self.targets.len()).filter(|&i| self.runs[i].error.is_none() && !self.targets[i].finished()).collect();
+        let live: Vec<usize> = (0..self.targets.len())
+            .filter(|&i| self.runs[i].error.is_none() && !self.targets[i].finished())
+            .collect();
         if live.is_empty() {
             self.phase =
-                if self.config.shadow_models >= 2 && self.runs.iter().any(|r| r.error.is_none()) { Phase::Shadows } else { Phase::Attack };
+                if self.config.shadow_models >= 2 && self.runs.iter().any(|r| r.error.is_none()) {
+                    Phase::Shadows
+                } else {
+                    Phase::Attack
+                };
             return self.progress(None, 0, 0, false);
         }
         let i = live[self.turn % live.len()];
@@ -344,7 +401,10 @@ impl Experiment {
                 self.steps_done += 1;
                 let measured = readout != Default::default();
                 self.runs[i].record(readout);
-                Progress { measured, ..self.progress(Some(of), info.epoch, info.step, info.epoch_done) }
+                Progress {
+                    measured,
+                    ..self.progress(Some(of), info.epoch, info.step, info.epoch_done)
+                }
             }
             Err(e) => {
                 self.fail(i, e.into());
@@ -375,7 +435,15 @@ impl Experiment {
         }
         let of = self.variants[s.variant];
         if s.current.is_none() {
-            s.current = Some(shadow_trainer(&self.config, of, s.variant, s.k, &s.keep[s.k], &self.data, &self.device_data));
+            s.current = Some(shadow_trainer(
+                &self.config,
+                of,
+                s.variant,
+                s.k,
+                &s.keep[s.k],
+                &self.data,
+                &self.device_data,
+            ));
         }
         let t = s.current.as_mut().expect("just set");
         let result = match t.step().await {
@@ -392,7 +460,10 @@ impl Experiment {
             let t = s.current.take().expect("present");
             self.steps_done += t.total_steps() - t.steps_done();
             let phi = match result {
-                Ok(_) => pool_scores(t.model(), &self.data, &self.device_data).await.ok().map(|sc| sc.phi),
+                Ok(_) => pool_scores(t.model(), &self.data, &self.device_data)
+                    .await
+                    .ok()
+                    .map(|sc| sc.phi),
                 Err(_) => None,
             };
             self.shadows.phi[self.shadows.variant].push(phi);
@@ -408,6 +479,7 @@ impl Experiment {
 
     async fn attack_one(&self, v: usize) -> Result<AttackReport, RunError> {
         let target = pool_scores(self.targets[v].model(), &self.data, &self.device_data).await?;
-        attack_report(&self.config, &self.data, &target, &self.shadows.keep, &self.shadows.phi[v]).map_err(RunError::Other)
+        attack_report(&self.config, &self.data, &target, &self.shadows.keep, &self.shadows.phi[v])
+            .map_err(RunError::Other)
     }
 }

@@ -60,9 +60,15 @@ impl std::fmt::Display for BuildError {
                 "train_size: {pool} samples{} do not fit in the {train} training images of {dataset}",
                 if *attack { " (members + non-members for the attack)" } else { "" },
             ),
-            Self::NoOtherDataset => f.write_str("ood_source: \"other\" needs the other dataset loaded"),
-            Self::OtherSize => f.write_str("ood_source: the other dataset's images are of another size"),
-            Self::CanarySize { drawing, image } => write!(f, "canary: a drawing is {drawing} pixels, this dataset's images {image}"),
+            Self::NoOtherDataset => {
+                f.write_str("ood_source: \"other\" needs the other dataset loaded")
+            }
+            Self::OtherSize => {
+                f.write_str("ood_source: the other dataset's images are of another size")
+            }
+            Self::CanarySize { drawing, image } => {
+                write!(f, "canary: a drawing is {drawing} pixels, this dataset's images {image}")
+            }
             Self::NoCleanMember => f.write_str("canary: no clean member to put it in place of"),
         }
     }
@@ -80,13 +86,22 @@ impl From<BuildError> for String {
 impl ExperimentData {
     /// Builds the data of an experiment. `other` is the other dataset, needed when OOD images come
     /// from it. Same config → same data on every platform.
-    pub fn build(config: &Config, dataset: &Dataset, other: Option<&Dataset>) -> Result<Self, BuildError> {
+    pub fn build(
+        config: &Config,
+        dataset: &Dataset,
+        other: Option<&Dataset>,
+    ) -> Result<Self, BuildError> {
         config.validate().map_err(BuildError::Config)?;
         let px = dataset.pixels();
         let attack = config.shadow_models > 0;
         let pool_size = if attack { 2 * config.train_size } else { config.train_size };
         if pool_size > dataset.train.len() {
-            return Err(BuildError::PoolTooLarge { pool: pool_size, attack, train: dataset.train.len(), dataset: dataset.name.clone() });
+            return Err(BuildError::PoolTooLarge {
+                pool: pool_size,
+                attack,
+                train: dataset.train.len(),
+                dataset: dataset.name.clone(),
+            });
         }
         let test_size = config.test_size.min(dataset.test.len());
         let mut rng = Rng::derive(config.seed, "subset");
@@ -97,7 +112,8 @@ impl ExperimentData {
             images.extend_from_slice(dataset.image(&dataset.train, i));
             labels.push(dataset.train.labels[i]);
         }
-        let test_pick = Rng::derive(config.seed, "test").sample_indices(dataset.test.len(), test_size);
+        let test_pick =
+            Rng::derive(config.seed, "test").sample_indices(dataset.test.len(), test_size);
         let mut test_images = Vec::with_capacity(test_size * px);
         let mut test_labels = Vec::with_capacity(test_size);
         for &i in &test_pick {
@@ -116,7 +132,11 @@ impl ExperimentData {
         };
         // Members first, then the corruption within members and within non-members, so that
         // "5 % flipped" is exactly true of the training set.
-        let is_member = if attack { transforms::member_split(pool_size, 0.5, config.seed) } else { vec![true; pool_size] };
+        let is_member = if attack {
+            transforms::member_split(pool_size, 0.5, config.seed)
+        } else {
+            vec![true; pool_size]
+        };
         let strata: Vec<u8> = is_member.iter().map(|&m| u8::from(m)).collect();
         let mut pool = transforms::corrupt_stratified(
             &images,
@@ -164,16 +184,27 @@ impl ExperimentData {
 
 /// Puts the config's canary in place of one clean member, drawn from the seed: its image, the label
 /// it was given (also as its "true" label: a drawing has no other), its kind. Its index, if any.
-fn plant_canary(config: &Config, pool: &mut Corrupted, is_member: &[bool], px: usize) -> Result<Option<usize>, BuildError> {
+fn plant_canary(
+    config: &Config,
+    pool: &mut Corrupted,
+    is_member: &[bool],
+    px: usize,
+) -> Result<Option<usize>, BuildError> {
     if config.canary.is_empty() {
         return Ok(None);
     }
-    let pixels = crate::canary::decode(&config.canary)
-        .map_err(|why| BuildError::Config(ConfigError { field: "canary".into(), problem: ConfigProblem::NotDrawing(why) }))?;
+    let pixels = crate::canary::decode(&config.canary).map_err(|why| {
+        BuildError::Config(ConfigError {
+            field: "canary".into(),
+            problem: ConfigProblem::NotDrawing(why),
+        })
+    })?;
     if pixels.len() != px {
         return Err(BuildError::CanarySize { drawing: pixels.len(), image: px });
     }
-    let clean: Vec<usize> = (0..pool.labels.len()).filter(|&i| is_member[i] && pool.kinds[i] == SampleKind::Clean).collect();
+    let clean: Vec<usize> = (0..pool.labels.len())
+        .filter(|&i| is_member[i] && pool.kinds[i] == SampleKind::Clean)
+        .collect();
     let Some(&i) = clean.get(Rng::derive(config.seed, "canary").index(clean.len().max(1))) else {
         return Err(BuildError::NoCleanMember);
     };
@@ -192,7 +223,9 @@ fn pixel_stats(images: &[u8]) -> (f32, f32) {
     let (mut sum, mut squares) = (0u64, 0u64);
     // 4096 · 255² < 2³²: a chunk's sums fit in u32.
     for chunk in images.chunks(4096) {
-        let (s, q) = chunk.iter().fold((0u32, 0u32), |(s, q), &p| (s + u32::from(p), q + u32::from(p) * u32::from(p)));
+        let (s, q) = chunk
+            .iter()
+            .fold((0u32, 0u32), |(s, q), &p| (s + u32::from(p), q + u32::from(p) * u32::from(p)));
         sum += u64::from(s);
         squares += u64::from(q);
     }
@@ -224,9 +257,15 @@ impl DeviceData {
         let nt = data.test_labels.len();
         let ints = |l: &[u8]| l.iter().map(|&x| i64::from(x)).collect::<Vec<i64>>();
         Self {
-            images: Tensor::from_data(TensorData::new(data.normalize(&data.pool.images), [n, 1, r, c]), &device),
+            images: Tensor::from_data(
+                TensorData::new(data.normalize(&data.pool.images), [n, 1, r, c]),
+                &device,
+            ),
             labels: Tensor::from_data(TensorData::new(ints(&data.pool.labels), [n]), &device),
-            test_images: Tensor::from_data(TensorData::new(data.normalize(&data.test_images), [nt, 1, r, c]), &device),
+            test_images: Tensor::from_data(
+                TensorData::new(data.normalize(&data.test_images), [nt, 1, r, c]),
+                &device,
+            ),
             test_labels: Tensor::from_data(TensorData::new(ints(&data.test_labels), [nt]), &device),
             device,
         }
@@ -258,11 +297,16 @@ mod tests {
         assert_eq!(pixel_stats(&[0, 255]), (0.5, 0.5));
         assert_eq!(pixel_stats(&[51; 10]), (0.2, 1e-6));
         // Against the definition, pixel by pixel, on bytes of every value.
-        let px: Vec<u8> = (0..10_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8).collect();
+        let px: Vec<u8> =
+            (0..10_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8).collect();
         let n = px.len() as f64;
         let mean = px.iter().map(|&p| f64::from(p) / 255.0).sum::<f64>() / n;
-        let std = (px.iter().map(|&p| (f64::from(p) / 255.0 - mean).powi(2)).sum::<f64>() / n).sqrt();
+        let std =
+            (px.iter().map(|&p| (f64::from(p) / 255.0 - mean).powi(2)).sum::<f64>() / n).sqrt();
         let (m, s) = pixel_stats(&px);
-        assert!((f64::from(m) - mean).abs() < 1e-6 && (f64::from(s) - std).abs() < 1e-6, "{m} {s} vs {mean} {std}");
+        assert!(
+            (f64::from(m) - mean).abs() < 1e-6 && (f64::from(s) - std).abs() < 1e-6,
+            "{m} {s} vs {mean} {std}"
+        );
     }
 }

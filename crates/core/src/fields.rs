@@ -97,7 +97,11 @@ impl Field {
             },
             Kind::Choice(options) => match options.iter().find(|(v, _)| *v == raw) {
                 Some((v, _)) => serde_json::Value::from(*v),
-                None => return Err(ReadError::ExpectedOneOf(options.iter().map(|(v, _)| *v).collect())),
+                None => {
+                    return Err(ReadError::ExpectedOneOf(
+                        options.iter().map(|(v, _)| *v).collect(),
+                    ));
+                }
             },
             Kind::Drawing if raw.is_empty() => serde_json::Value::from(""),
             Kind::Drawing => match crate::canary::decode(raw) {
@@ -110,9 +114,15 @@ impl Field {
             },
             Kind::Number(r) => {
                 let x = raw.parse::<f64>().ok().filter(|x| x.is_finite());
-                let Some(x) = x else { return Err(ReadError::ExpectedNumber { min: r.min, max: r.max }) };
+                let Some(x) = x else {
+                    return Err(ReadError::ExpectedNumber { min: r.min, max: r.max });
+                };
                 let c = r.clamp(x);
-                let value = if r.integer { serde_json::Value::from(c as u64) } else { serde_json::Value::from(c) };
+                let value = if r.integer {
+                    serde_json::Value::from(c as u64)
+                } else {
+                    serde_json::Value::from(c)
+                };
                 return Ok(Read { value, clamped: (c != x).then_some(c) });
             }
         };
@@ -121,7 +131,8 @@ impl Field {
 }
 
 const DATASETS: &[(&str, &str)] = &[("mnist", "MNIST"), ("fashion", "Fashion-MNIST")];
-const OOD_SOURCES: &[(&str, &str)] = &[("shuffle", "pixel-shuffled images"), ("other", "the other dataset")];
+const OOD_SOURCES: &[(&str, &str)] =
+    &[("shuffle", "pixel-shuffled images"), ("other", "the other dataset")];
 const REG_KINDS: &[(&str, &str)] = &[
     ("gamma", "γ only, σ held fixed (inert; for comparison)"),
     ("sigma", "(γ/σ)², gradient through σ"),
@@ -134,7 +145,12 @@ const OPTIMIZERS: &[(&str, &str)] = &[("adam", "Adam"), ("sgd", "SGD (momentum 0
 /// this order) and the app's controls (in this order) all read this table; a test checks it against
 /// `Config`'s serde keys. Adding a field: the struct, its `Default`, and a row here.
 pub const FIELDS: &[Field] = &[
-    Field { name: "dataset", kind: Kind::Choice(DATASETS), label: "Dataset", help: "The images to train on." },
+    Field {
+        name: "dataset",
+        kind: Kind::Choice(DATASETS),
+        label: "Dataset",
+        help: "The images to train on.",
+    },
     Field {
         name: "compare",
         kind: Kind::Bool,
@@ -159,9 +175,24 @@ pub const FIELDS: &[Field] = &[
         label: "OOD images",
         help: "The share of training images replaced by out-of-distribution images.",
     },
-    Field { name: "ood_source", kind: Kind::Choice(OOD_SOURCES), label: "OOD source", help: "Where the OOD images come from." },
-    Field { name: "regularizer", kind: Kind::Bool, label: "γ/σ regularizer", help: "Restrain γ/σ in the BN model (BN models only)." },
-    Field { name: "reg_kind", kind: Kind::Choice(REG_KINDS), label: "Regularizer kind", help: "Which rule restrains γ/σ." },
+    Field {
+        name: "ood_source",
+        kind: Kind::Choice(OOD_SOURCES),
+        label: "OOD source",
+        help: "Where the OOD images come from.",
+    },
+    Field {
+        name: "regularizer",
+        kind: Kind::Bool,
+        label: "γ/σ regularizer",
+        help: "Restrain γ/σ in the BN model (BN models only).",
+    },
+    Field {
+        name: "reg_kind",
+        kind: Kind::Choice(REG_KINDS),
+        label: "Regularizer kind",
+        help: "Which rule restrains γ/σ.",
+    },
     Field {
         name: "reg_strength",
         kind: Kind::Number(Range::real(0.0, 10.0, 0.01)),
@@ -174,7 +205,12 @@ pub const FIELDS: &[Field] = &[
         label: "bound τ (clip)",
         help: "τ, the bound on γ/σ (for the clipping rule).",
     },
-    Field { name: "epochs", kind: Kind::Number(Range::whole(1.0, 200.0, 1.0)), label: "Epochs", help: "Passes over the training set." },
+    Field {
+        name: "epochs",
+        kind: Kind::Number(Range::whole(1.0, 200.0, 1.0)),
+        label: "Epochs",
+        help: "Passes over the training set.",
+    },
     Field {
         name: "batch_size",
         kind: Kind::Number(Range::whole(2.0, 2048.0, 1.0)),
@@ -187,7 +223,12 @@ pub const FIELDS: &[Field] = &[
         label: "Learning rate",
         help: "The optimizer's step size.",
     },
-    Field { name: "optimizer", kind: Kind::Choice(OPTIMIZERS), label: "Optimizer", help: "Adam, or SGD with momentum 0.9." },
+    Field {
+        name: "optimizer",
+        kind: Kind::Choice(OPTIMIZERS),
+        label: "Optimizer",
+        help: "Adam, or SGD with momentum 0.9.",
+    },
     Field {
         name: "train_size",
         kind: Kind::Number(Range::whole(20.0, 30_000.0, 100.0)),
@@ -218,7 +259,12 @@ pub const FIELDS: &[Field] = &[
         label: "Shadow models (attack)",
         help: "Shadow models for LiRA: 0 turns the attack off; else at least 2, so that every candidate has an IN and an OUT model.",
     },
-    Field { name: "seed", kind: Kind::Seed, label: "Seed", help: "One seed for the data split, the noise, the weights and the batches." },
+    Field {
+        name: "seed",
+        kind: Kind::Seed,
+        label: "Seed",
+        help: "One seed for the data split, the noise, the weights and the batches.",
+    },
     Field {
         name: "canary",
         kind: Kind::Drawing,

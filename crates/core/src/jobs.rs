@@ -83,7 +83,9 @@ impl Job {
 /// Every job of one experiment: its targets, then their shadow models.
 pub fn jobs_of(config: &Config) -> Vec<Job> {
     let variants = config.variants().len();
-    let mut out: Vec<Job> = (0..variants).map(|variant| Job { config: config.clone(), role: Role::Target { variant } }).collect();
+    let mut out: Vec<Job> = (0..variants)
+        .map(|variant| Job { config: config.clone(), role: Role::Target { variant } })
+        .collect();
     if config.shadow_models >= 2 {
         for variant in 0..variants {
             for k in 0..config.shadow_models {
@@ -158,7 +160,13 @@ pub async fn run_job_on(
             JobOutput::Shadow { phi }
         }
     };
-    Ok(JobResult { key: job.key(), job: job.clone(), backend: backend.to_string(), seconds: clock() - started, output })
+    Ok(JobResult {
+        key: job.key(),
+        job: job.clone(),
+        backend: backend.to_string(),
+        seconds: clock() - started,
+        output,
+    })
 }
 
 /// The training steps a job takes (`keep`: [`shadow_keep`] of its config, for shadow models).
@@ -179,23 +187,38 @@ async fn train_target(
 ) -> Result<(), TrainError> {
     let readout = t.start_target(data).await?;
     run.record(readout.clone());
-    on_progress(JobProgress { steps_done: 0, steps_total: t.total_steps(), readout: Some(readout) });
+    on_progress(JobProgress {
+        steps_done: 0,
+        steps_total: t.total_steps(),
+        readout: Some(readout),
+    });
     while !t.finished() {
         let (_, readout) = t.target_step(data).await?;
         let measured = readout != Readout::default();
         run.record(readout.clone());
-        on_progress(JobProgress { steps_done: t.steps_done(), steps_total: t.total_steps(), readout: measured.then_some(readout) });
+        on_progress(JobProgress {
+            steps_done: t.steps_done(),
+            steps_total: t.total_steps(),
+            readout: measured.then_some(readout),
+        });
     }
     Ok(())
 }
 
-async fn train_shadow(t: &mut Trainer, on_progress: &mut impl FnMut(JobProgress)) -> Result<(), TrainError> {
+async fn train_shadow(
+    t: &mut Trainer,
+    on_progress: &mut impl FnMut(JobProgress),
+) -> Result<(), TrainError> {
     while !t.finished() {
         let info = t.step().await?;
         if info.epoch_done {
             t.end_epoch_unmeasured().await?;
         }
-        on_progress(JobProgress { steps_done: t.steps_done(), steps_total: t.total_steps(), readout: None });
+        on_progress(JobProgress {
+            steps_done: t.steps_done(),
+            steps_total: t.total_steps(),
+            readout: None,
+        });
     }
     Ok(())
 }
@@ -216,7 +239,11 @@ pub fn attack_of(
     if run.error.is_some() || config.shadow_models < 2 {
         return None;
     }
-    let scores = crate::attack::Scores { confidence: loss.iter().map(|l| (-l).exp()).collect(), loss: loss.clone(), phi: phi.clone() };
+    let scores = crate::attack::Scores {
+        confidence: loss.iter().map(|l| (-l).exp()).collect(),
+        loss: loss.clone(),
+        phi: phi.clone(),
+    };
     Some(attack_report(config, data, &scores, keep, shadow_phi).map_err(RunError::Other))
 }
 
@@ -248,8 +275,16 @@ pub async fn rehearse(config: &Config, device: &Device) -> Result<usize, RunErro
         images: (0..n * px).map(|_| rng.below(256) as u8).collect(),
         labels: (0..n).map(|_| rng.below(u64::from(classes)) as u8).collect(),
     };
-    let dataset = Dataset { name: "noise".into(), classes, rows: 28, cols: 28, train: split(4 * batch), test: split(16) };
-    let data = ExperimentData::build(&config, &dataset, None).map_err(|e| RunError::Other(e.to_string()))?;
+    let dataset = Dataset {
+        name: "noise".into(),
+        classes,
+        rows: 28,
+        cols: 28,
+        train: split(4 * batch),
+        test: split(16),
+    };
+    let data = ExperimentData::build(&config, &dataset, None)
+        .map_err(|e| RunError::Other(e.to_string()))?;
     let keep = shadow_keep(&config, data.pool.labels.len());
     let jobs = jobs_of(&config);
     let mut outputs = Vec::new();
@@ -261,7 +296,9 @@ pub async fn rehearse(config: &Config, device: &Device) -> Result<usize, RunErro
             .iter()
             .zip(&outputs)
             .filter_map(|(j, o)| match (j.role, o) {
-                (Role::Shadow { variant, .. }, JobOutput::Shadow { phi }) if variant == v => Some(phi.clone()),
+                (Role::Shadow { variant, .. }, JobOutput::Shadow { phi }) if variant == v => {
+                    Some(phi.clone())
+                }
                 _ => None,
             })
             .collect();
@@ -309,22 +346,28 @@ pub fn assemble<'a>(
     if !missing.is_empty() {
         return Err(AssembleError::Missing(missing));
     }
-    let data = ExperimentData::build(config, dataset, other).map_err(|e| AssembleError::Data(e.to_string()))?;
+    let data = ExperimentData::build(config, dataset, other)
+        .map_err(|e| AssembleError::Data(e.to_string()))?;
     let keep = shadow_keep(config, data.pool.labels.len());
     let variants = config.variants();
     let mut runs = Vec::new();
     let mut backend = String::new();
     for (v, _) in variants.iter().enumerate() {
-        let target = find(&Job { config: config.clone(), role: Role::Target { variant: v } }.key()).expect("checked");
+        let target = find(&Job { config: config.clone(), role: Role::Target { variant: v } }.key())
+            .expect("checked");
         backend.clone_from(&target.backend);
         let JobOutput::Target { run, .. } = &target.output else {
             return Err(AssembleError::Data(format!("job {} is not a target", target.key)));
         };
         let mut run = run.clone();
-        let shadow_phi: Vec<Option<Vec<f64>>> = if run.error.is_none() && config.shadow_models >= 2 {
+        let shadow_phi: Vec<Option<Vec<f64>>> = if run.error.is_none() && config.shadow_models >= 2
+        {
             (0..config.shadow_models)
                 .map(|k| {
-                    let r = find(&Job { config: config.clone(), role: Role::Shadow { variant: v, k } }.key()).expect("checked");
+                    let r = find(
+                        &Job { config: config.clone(), role: Role::Shadow { variant: v, k } }.key(),
+                    )
+                    .expect("checked");
                     match &r.output {
                         JobOutput::Shadow { phi } => phi.clone(),
                         JobOutput::Target { .. } => None,

@@ -96,8 +96,12 @@ impl fmt::Display for Notice {
             Self::Invalid { key, value, reason } => {
                 write!(f, "{key}: {:?} is not valid ({reason}); kept the default", short(value))
             }
-            Self::Clamped { key, value, to } => write!(f, "{key}: {:?} is out of range; clamped to {to}", short(value)),
-            Self::Repeated { key } => write!(f, "{} was given more than once; the last value counts", short(key)),
+            Self::Clamped { key, value, to } => {
+                write!(f, "{key}: {:?} is out of range; clamped to {to}", short(value))
+            }
+            Self::Repeated { key } => {
+                write!(f, "{} was given more than once; the last value counts", short(key))
+            }
             Self::TooLong { what } => write!(f, "ignored {what}"),
             Self::Conflict { key, reason } => write!(f, "{key}: {reason}; kept the default"),
             Self::More { count } => write!(f, "and {count} more not listed"),
@@ -173,7 +177,11 @@ pub fn parse(query: &str) -> Link {
             "hide" | "show" => {
                 let (known, unknown) = course::read_list(&value);
                 for u in unknown {
-                    link.notices.push(Notice::Invalid { key: key.clone(), value: u.to_string(), reason: ReadError::NotAPart });
+                    link.notices.push(Notice::Invalid {
+                        key: key.clone(),
+                        value: u.to_string(),
+                        reason: ReadError::NotAPart,
+                    });
                 }
                 let known = known.into_iter().map(str::to_string).collect();
                 if key == "show" { show = Some(known) } else { hide = known }
@@ -196,7 +204,11 @@ pub fn parse(query: &str) -> Link {
                 match field.read(&value) {
                     Ok(read) => {
                         if let Some(to) = read.clamped {
-                            link.notices.push(Notice::Clamped { key: key.clone(), value: value.clone(), to });
+                            link.notices.push(Notice::Clamped {
+                                key: key.clone(),
+                                value: value.clone(),
+                                to,
+                            });
                         }
                         fields.insert(key, read.value);
                     }
@@ -206,12 +218,18 @@ pub fn parse(query: &str) -> Link {
         }
     }
     let mut hidden: Vec<String> = match show {
-        Some(show) => course::parts().into_iter().map(|(p, _)| p.to_string()).filter(|p| !show.contains(p)).collect(),
+        Some(show) => course::parts()
+            .into_iter()
+            .map(|(p, _)| p.to_string())
+            .filter(|p| !show.contains(p))
+            .collect(),
         None => Vec::new(),
     };
     hidden.extend(hide);
-    link.course = Course::new(hidden.iter().map(String::as_str), link.course.tour).with_lang(link.course.lang);
-    let config: Config = serde_json::from_value(serde_json::Value::Object(fields)).unwrap_or_default();
+    link.course = Course::new(hidden.iter().map(String::as_str), link.course.tour)
+        .with_lang(link.course.lang);
+    let config: Config =
+        serde_json::from_value(serde_json::Value::Object(fields)).unwrap_or_default();
     match config.validate() {
         Ok(()) => link.config = config,
         Err(ConfigError { field, problem }) => {
@@ -277,7 +295,10 @@ pub enum AskWhy {
 impl fmt::Display for AskWhy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::ForeignFrame => write!(f, "This page is shown inside another site's page, so its link does not start a run by itself."),
+            Self::ForeignFrame => write!(
+                f,
+                "This page is shown inside another site's page, so its link does not start a run by itself."
+            ),
             Self::Large { cost, passes, budget, times } => write!(
                 f,
                 "This link asks to start a large run at once: {} epochs × {} samples × {} models = {} sample passes, \
@@ -344,7 +365,9 @@ impl std::error::Error for StrictError {}
 pub fn parse_strict(query: &str) -> Result<Link, StrictError> {
     let link = parse(query);
     match link.notices.first() {
-        Some(n @ Notice::TooLong { what }) => Err(StrictError { field: what.to_string(), notice: n.clone() }),
+        Some(n @ Notice::TooLong { what }) => {
+            Err(StrictError { field: what.to_string(), notice: n.clone() })
+        }
         Some(n) => Err(StrictError { field: n.key().to_string(), notice: n.clone() }),
         None => Ok(link),
     }
@@ -414,7 +437,13 @@ mod tests {
         for bad in ["%3Cscript%3E", "AAAA", &"!".repeat(131), &"A".repeat(131)] {
             let p = parse(&format!("canary={bad}&canary_label=2"));
             assert_eq!(p.config.canary, "", "{bad}");
-            assert!(p.notices.iter().any(|n| n.key() == "canary" && n.to_string().contains("not a drawing")), "{bad}: {:?}", p.notices);
+            assert!(
+                p.notices
+                    .iter()
+                    .any(|n| n.key() == "canary" && n.to_string().contains("not a drawing")),
+                "{bad}: {:?}",
+                p.notices
+            );
         }
     }
 
@@ -431,11 +460,26 @@ mod tests {
         // `hide=` on top of `show=`; bad names and steps are notices, the rest is kept.
         let l = parse("show=seed,teach,bogus&hide=teach&tour=7&lang=xx");
         assert!(!l.course.hides("seed") && l.course.hides("teach") && l.course.tour.is_none());
-        let keys: Vec<(&str, String)> = l.notices.iter().map(|n| (n.key(), n.to_string())).collect();
+        let keys: Vec<(&str, String)> =
+            l.notices.iter().map(|n| (n.key(), n.to_string())).collect();
         assert_eq!(keys.len(), 3, "{keys:?}");
-        assert_eq!(keys[0], ("show", "show: \"bogus\" is not valid (not a part of the page); kept the default".to_string()));
+        assert_eq!(
+            keys[0],
+            (
+                "show",
+                "show: \"bogus\" is not valid (not a part of the page); kept the default"
+                    .to_string()
+            )
+        );
         assert_eq!(keys[1].0, "tour");
-        assert_eq!(keys[2], ("lang", "lang: \"xx\" is not valid (expected one of en, es, pt); kept the default".to_string()));
+        assert_eq!(
+            keys[2],
+            (
+                "lang",
+                "lang: \"xx\" is not valid (expected one of en, es, pt); kept the default"
+                    .to_string()
+            )
+        );
         assert_eq!(l.course.lang, None);
         assert!(parse("").course.is_empty() && !parse("").to_query().contains("hide"));
         assert!(!parse("hide=teach").config_given, "the course alone names no setting");
@@ -455,7 +499,10 @@ mod tests {
         assert!(back.config_given);
         assert_eq!(back.config, Config::for_backend(false));
         assert_eq!(Config::for_backend(true), Config::default());
-        assert!(Config::for_backend(false).cost().sample_passes() < Config::default().cost().sample_passes());
+        assert!(
+            Config::for_backend(false).cost().sample_passes()
+                < Config::default().cost().sample_passes()
+        );
         Config::for_backend(false).validate().unwrap();
     }
 
@@ -464,7 +511,10 @@ mod tests {
         let q: String = (0..40).map(|i| format!("bad{i}=1&")).collect();
         let link = parse(&q);
         assert_eq!(link.notices.len(), MAX_NOTICES);
-        assert_eq!(link.notices.last().unwrap().to_string(), format!("and {} more not listed", 40 - (MAX_NOTICES - 1)));
+        assert_eq!(
+            link.notices.last().unwrap().to_string(),
+            format!("and {} more not listed", 40 - (MAX_NOTICES - 1))
+        );
         let long = "k".repeat(150);
         let link = parse(&format!("{long}=1&{long}=2&backend={long}"));
         for n in &link.notices {
@@ -476,13 +526,25 @@ mod tests {
     fn run_1_starts_only_within_the_budget_and_never_in_a_foreign_frame() {
         let small = parse("run=1&train_size=300&epochs=2&shadow_models=2");
         assert_eq!(autorun(&small, false, false), AutoRun::Start);
-        assert_eq!(autorun(&parse("run=1"), false, false), AutoRun::Start, "the default comparison runs by itself");
+        assert_eq!(
+            autorun(&parse("run=1"), false, false),
+            AutoRun::Start,
+            "the default comparison runs by itself"
+        );
         assert_eq!(autorun(&parse("train_size=300"), false, false), AutoRun::No);
-        assert!(matches!(autorun(&small, false, true), AutoRun::Ask(why) if why.to_string().contains("another site")));
+        assert!(
+            matches!(autorun(&small, false, true), AutoRun::Ask(why) if why.to_string().contains("another site"))
+        );
         let max = parse("run=1&epochs=200&train_size=30000&shadow_models=64");
         assert!(max.notices.is_empty(), "{:?}", max.notices);
-        let AutoRun::Ask(why) = autorun(&max, true, false) else { panic!("a max-cost link must ask") };
-        assert!(why.to_string().contains("200 epochs × 30000 samples × 130 models = 780,000,000 sample passes"), "{why}");
+        let AutoRun::Ask(why) = autorun(&max, true, false) else {
+            panic!("a max-cost link must ask")
+        };
+        assert!(
+            why.to_string()
+                .contains("200 epochs × 30000 samples × 130 models = 780,000,000 sample passes"),
+            "{why}"
+        );
         // Between the budgets: runs by itself on a GPU, asks on the CPU.
         let mid = parse("run=1&epochs=40"); // 5 × the default's epochs: over 4 × its cost, under 20 ×
         assert_eq!(autorun(&mid, true, false), AutoRun::Start);
@@ -515,7 +577,9 @@ mod tests {
         assert_eq!(bad.backend, None);
         assert_eq!(bad.notices.len(), 1);
         assert!(
-            bad.notices[0].to_string().starts_with("backend: \"tpu\" is not valid (allowed: ndarray, flex, cpu, wgpu, webgpu)"),
+            bad.notices[0].to_string().starts_with(
+                "backend: \"tpu\" is not valid (allowed: ndarray, flex, cpu, wgpu, webgpu)"
+            ),
             "{}",
             bad.notices[0]
         );
@@ -549,7 +613,10 @@ mod tests {
         assert!(matches!(link.notices[0], Notice::TooLong { .. }));
         assert_eq!(link.config, d);
         let strict = parse_strict(&format!("epochs={big}")).unwrap_err().to_string();
-        assert_eq!(strict, "a setting of 10000007 characters: ignored a setting of 10000007 characters", "the CLI's message as before");
+        assert_eq!(
+            strict, "a setting of 10000007 characters: ignored a setting of 10000007 characters",
+            "the CLI's message as before"
+        );
         let link = parse("epochs=3&epochs=4");
         assert_eq!(link.config.epochs, 4);
         assert!(link.notices.contains(&Notice::Repeated { key: "epochs".into() }));

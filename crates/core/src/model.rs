@@ -107,7 +107,8 @@ impl LeNetConfig {
     /// (under 12 pixels on a side).
     pub fn flat_features(&self) -> Option<usize> {
         // conv1 keeps the side (pad 2), the pool halves it, conv2 takes 4 off, the pool halves it.
-        let side = |n: usize| (n / POOL).checked_sub(KERNEL - 1).map(|n| n / POOL).filter(|&n| n > 0);
+        let side =
+            |n: usize| (n / POOL).checked_sub(KERNEL - 1).map(|n| n / POOL).filter(|&n| n > 0);
         Some(CONV2_OUT * side(self.height)? * side(self.width)?)
     }
 
@@ -125,9 +126,12 @@ impl LeNetConfig {
             self.channels,
             self.classes
         );
-        let flat = self
-            .flat_features()
-            .unwrap_or_else(|| panic!("LeNet needs images of at least 12×12 pixels, not {}×{}", self.height, self.width));
+        let flat = self.flat_features().unwrap_or_else(|| {
+            panic!(
+                "LeNet needs images of at least 12×12 pixels, not {}×{}",
+                self.height, self.width
+            )
+        });
         let bn = self.batch_norm;
         let mut rng = Rng::derive(seed, "init");
         // The fields in drawing order: conv1, conv2, fc1, fc2, fc3.
@@ -151,7 +155,13 @@ struct ConvBlock {
 
 impl ConvBlock {
     /// `channels` in and out; the convolution's weights and bias are drawn from `rng`.
-    fn new(rng: &mut Rng, channels: [usize; 2], padding: usize, batch_norm: bool, device: &Device) -> Self {
+    fn new(
+        rng: &mut Rng,
+        channels: [usize; 2],
+        padding: usize,
+        batch_norm: bool,
+        device: &Device,
+    ) -> Self {
         let [cin, cout] = channels;
         Self { conv: conv(rng, cin, cout, padding, device), bn: bn(batch_norm, cout, device) }
     }
@@ -164,7 +174,12 @@ impl ConvBlock {
         let PaddingConfig2d::Explicit(top, left, bottom, right) = c.padding else {
             unreachable!("`conv` builds every convolution with explicit padding")
         };
-        let options = ConvOptions::new_with_padding(c.stride, [(top, bottom), (left, right)], c.dilation, c.groups);
+        let options = ConvOptions::new_with_padding(
+            c.stride,
+            [(top, bottom), (left, right)],
+            c.dilation,
+            c.groups,
+        );
         let y = conv2d(x, c.weight.val(), options);
         match (&c.bias, &self.bn) {
             // Without BN, the bias and the ReLU in one kernel (burn's ops off burn-flex).
@@ -245,10 +260,15 @@ fn uniform(rng: &mut Rng, n: usize, bound: f64) -> Vec<f32> {
 
 /// A 5×5 convolution, its weight then its bias drawn from `rng`.
 fn conv(rng: &mut Rng, cin: usize, cout: usize, pad: usize, device: &Device) -> Conv2d {
-    let mut c = Conv2dConfig::new([cin, cout], [KERNEL, KERNEL]).with_padding(PaddingConfig2d::Explicit(pad, pad, pad, pad)).init(device);
+    let mut c = Conv2dConfig::new([cin, cout], [KERNEL, KERNEL])
+        .with_padding(PaddingConfig2d::Explicit(pad, pad, pad, pad))
+        .init(device);
     let fan_in = cin * KERNEL * KERNEL;
     let bound = 1.0 / (fan_in as f64).sqrt();
-    c.weight = Param::from_data(TensorData::new(uniform(rng, cout * fan_in, bound), [cout, cin, KERNEL, KERNEL]), device);
+    c.weight = Param::from_data(
+        TensorData::new(uniform(rng, cout * fan_in, bound), [cout, cin, KERNEL, KERNEL]),
+        device,
+    );
     c.bias = Some(Param::from_data(TensorData::new(uniform(rng, cout, bound), [cout]), device));
     c
 }
@@ -257,7 +277,8 @@ fn conv(rng: &mut Rng, cin: usize, cout: usize, pad: usize, device: &Device) -> 
 fn linear(rng: &mut Rng, din: usize, dout: usize, device: &Device) -> Linear {
     let mut l = LinearConfig::new(din, dout).init(device);
     let bound = 1.0 / (din as f64).sqrt();
-    l.weight = Param::from_data(TensorData::new(uniform(rng, din * dout, bound), [din, dout]), device);
+    l.weight =
+        Param::from_data(TensorData::new(uniform(rng, din * dout, bound), [din, dout]), device);
     l.bias = Some(Param::from_data(TensorData::new(uniform(rng, dout, bound), [dout]), device));
     l
 }
@@ -299,10 +320,20 @@ pub fn batch_norm_train<const D: usize>(
 
 /// BN and the ReLU after it in one kernel on burn-flex, unless the variance's own gradient is asked
 /// for (the regularizers that differentiate through σ); `None` elsewhere (burn's ops then).
-fn fused_bn_relu<const D: usize>(x: &Tensor<D>, bn: &BatchNorm, tracked: bool) -> Option<(Tensor<D>, Tensor<1>, Tensor<1>)> {
+fn fused_bn_relu<const D: usize>(
+    x: &Tensor<D>,
+    bn: &BatchNorm,
+    tracked: bool,
+) -> Option<(Tensor<D>, Tensor<1>, Tensor<1>)> {
     #[cfg(feature = "flex")]
     if !tracked {
-        return crate::kernels::batch_norm_train(x.clone(), bn.gamma.val(), bn.beta.val(), bn.epsilon, true);
+        return crate::kernels::batch_norm_train(
+            x.clone(),
+            bn.gamma.val(),
+            bn.beta.val(),
+            bn.epsilon,
+            true,
+        );
     }
     let _ = (x, bn, tracked);
     None
@@ -311,7 +342,12 @@ fn fused_bn_relu<const D: usize>(x: &Tensor<D>, bn: &BatchNorm, tracked: bool) -
 /// Batch norm in the given mode, then the ReLU. In train and probe modes it also returns the batch variance,
 /// detached (and, when asked, the same variance with its gradient tracked); only train mode updates the running statistics (momentum as
 /// configured in the layer, like burn's own `BatchNorm`).
-fn bn_relu<const D: usize>(bn: &BatchNorm, x: Tensor<D>, mode: Mode, stats: &mut BnStats<'_>) -> Tensor<D> {
+fn bn_relu<const D: usize>(
+    bn: &BatchNorm,
+    x: Tensor<D>,
+    mode: Mode,
+    stats: &mut BnStats<'_>,
+) -> Tensor<D> {
     if mode == Mode::Eval {
         let device = x.device();
         return relu(burn::tensor::module::batch_norm(
@@ -336,8 +372,14 @@ fn bn_relu<const D: usize>(bn: &BatchNorm, x: Tensor<D>, mode: Mode, stats: &mut
         let rm = bn.running_mean.value_sync();
         let rv = bn.running_var.value_sync();
         let device = rm.device();
-        bn.running_mean.update(rm.mul_scalar(1.0 - m).add(mean.detach().to_device(&device).mul_scalar(m)).detach());
-        bn.running_var.update(rv.mul_scalar(1.0 - m).add(variance.clone().detach().to_device(&device).mul_scalar(m)).detach());
+        bn.running_mean.update(
+            rm.mul_scalar(1.0 - m).add(mean.detach().to_device(&device).mul_scalar(m)).detach(),
+        );
+        bn.running_var.update(
+            rv.mul_scalar(1.0 - m)
+                .add(variance.clone().detach().to_device(&device).mul_scalar(m))
+                .detach(),
+        );
     }
     stats.vars.push(variance.detach());
     out
@@ -396,7 +438,12 @@ impl LeNet {
     /// without BN and for [`RegKind::Project`] (a projection, not a penalty). `Gamma` reads the
     /// detached `batch_var`; `Sigma` and `Hinge` the `tracked_var` of
     /// [`forward_tracked`](Self::forward_tracked).
-    pub fn penalty(&self, kind: RegKind, batch_var: &[Tensor<1>], tracked_var: &[Tensor<1>]) -> Option<Tensor<1>> {
+    pub fn penalty(
+        &self,
+        kind: RegKind,
+        batch_var: &[Tensor<1>],
+        tracked_var: &[Tensor<1>],
+    ) -> Option<Tensor<1>> {
         let vars = match kind {
             RegKind::Gamma => batch_var,
             RegKind::Sigma | RegKind::Hinge => tracked_var,
@@ -451,7 +498,12 @@ impl LeNet {
             .zip(vars)
             .map(|(bn, var)| {
                 let device = var.device();
-                bn.gamma.val().detach().to_device(&device).abs().div(var.clone().add_scalar(bn.epsilon).sqrt())
+                bn.gamma
+                    .val()
+                    .detach()
+                    .to_device(&device)
+                    .abs()
+                    .div(var.clone().add_scalar(bn.epsilon).sqrt())
             })
             .collect()
     }
@@ -468,7 +520,12 @@ impl LeNet {
 }
 
 /// A BN layer if the model has it (else the identity), then the ReLU.
-fn norm_relu<const D: usize>(bn: &Option<BatchNorm>, x: Tensor<D>, mode: Mode, stats: &mut BnStats<'_>) -> Tensor<D> {
+fn norm_relu<const D: usize>(
+    bn: &Option<BatchNorm>,
+    x: Tensor<D>,
+    mode: Mode,
+    stats: &mut BnStats<'_>,
+) -> Tensor<D> {
     match bn {
         Some(bn) => bn_relu(bn, x, mode, stats),
         None => relu(x),
@@ -507,14 +564,19 @@ mod tests {
 
     /// A CPU device of whichever CPU backend this build has.
     fn device() -> Device {
-        [BackendName::Flex, BackendName::Ndarray].into_iter().find_map(|b| b.cpu_device().ok()).expect("a CPU backend")
+        [BackendName::Flex, BackendName::Ndarray]
+            .into_iter()
+            .find_map(|b| b.cpu_device().ok())
+            .expect("a CPU backend")
     }
 
     fn params(model: &LeNet) -> Vec<f32> {
         struct Collect(Vec<f32>);
         impl burn::module::ModuleVisitor for Collect {
             fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
-                self.0.extend(param.val().into_data().convert::<f32>().try_into_vec::<f32>().unwrap());
+                self.0.extend(
+                    param.val().into_data().convert::<f32>().try_into_vec::<f32>().unwrap(),
+                );
             }
         }
         let mut c = Collect(Vec::new());
@@ -576,7 +638,10 @@ mod tests {
         );
         assert_eq!(a.len(), b.len(), "{what}");
         for (i, (x, y)) in a.iter().zip(&b).enumerate() {
-            assert!((x - y).abs() <= 1e-4 * (1.0 + x.abs().max(y.abs())), "{what}[{i}]: {x} vs {y}");
+            assert!(
+                (x - y).abs() <= 1e-4 * (1.0 + x.abs().max(y.abs())),
+                "{what}[{i}]: {x} vs {y}"
+            );
         }
     }
 
@@ -595,14 +660,21 @@ mod tests {
             let c = shape[1];
             let x = Tensor::<D>::random(shape, Distribution::Normal(0.5, 2.0), device);
             let g = Tensor::<D>::random(shape, Distribution::Normal(0.0, 1.0), device);
-            let gamma = Tensor::<1>::random([c], Distribution::Uniform(0.5, 1.5), device).require_grad();
-            let beta = Tensor::<1>::random([c], Distribution::Normal(0.0, 1.0), device).require_grad();
+            let gamma =
+                Tensor::<1>::random([c], Distribution::Uniform(0.5, 1.5), device).require_grad();
+            let beta =
+                Tensor::<1>::random([c], Distribution::Normal(0.0, 1.0), device).require_grad();
             let run = |ours: bool| {
                 let xi = x.clone().require_grad();
                 let (out, mean, var) = if ours {
                     batch_norm_train(xi.clone(), gamma.clone(), beta.clone(), BN_EPSILON)
                 } else {
-                    let t = burn::tensor::module::batch_norm_train(xi.clone(), gamma.clone(), beta.clone(), BN_EPSILON);
+                    let t = burn::tensor::module::batch_norm_train(
+                        xi.clone(),
+                        gamma.clone(),
+                        beta.clone(),
+                        BN_EPSILON,
+                    );
                     (t.output, t.mean, t.variance)
                 };
                 let grads = out.clone().mul(g.clone()).sum().backward();
@@ -611,7 +683,9 @@ mod tests {
                 [flat(out).inner(), mean.inner(), var.inner(), gx, grad(&gamma), grad(&beta)]
             };
             let (a, b) = (run(true), run(false));
-            for (name, (a, b)) in ["output", "mean", "variance", "dx", "dγ", "dβ"].iter().zip(a.iter().zip(&b)) {
+            for (name, (a, b)) in
+                ["output", "mean", "variance", "dx", "dγ", "dβ"].iter().zip(a.iter().zip(&b))
+            {
                 close(a, b, &format!("{shape:?} {name}"));
             }
         }
@@ -629,7 +703,8 @@ mod tests {
         let block = ConvBlock::new(&mut rng, [2, 3], 2, false, &device);
         let x = Tensor::<4>::random([4, 2, 9, 9], Distribution::Normal(0.0, 1.0), &device);
         let mut vars = Vec::new();
-        let ours = block.forward(x.clone(), Mode::Train, &mut BnStats { vars: &mut vars, tracked: None });
+        let ours =
+            block.forward(x.clone(), Mode::Train, &mut BnStats { vars: &mut vars, tracked: None });
         let theirs = relu(block.conv.forward(x));
         let (ga, gb) = (ours.clone().sum().backward(), theirs.clone().sum().backward());
         close(&flat(ours).inner(), &flat(theirs).inner(), "output");

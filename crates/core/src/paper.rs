@@ -114,13 +114,25 @@ pub fn grid(size: Size, seeds: &[u64]) -> Vec<Config> {
     let base = size.base();
     let mut out = Vec::new();
     for &seed in seeds {
-        let c = Config { dataset: DatasetName::Mnist, seed, compare: true, regularizer: false, ..base.clone() };
+        let c = Config {
+            dataset: DatasetName::Mnist,
+            seed,
+            compare: true,
+            regularizer: false,
+            ..base.clone()
+        };
         for noise in NOISE_LEVELS {
             out.push(Config { label_noise: noise, ..c.clone() });
         }
         out.push(Config { label_noise: 0.0, ood_fraction: OOD_FRACTION, ..c.clone() });
         for noise in [0.0, REG_NOISE] {
-            out.push(Config { label_noise: noise, optimizer: OptimizerName::Sgd, learning_rate: SGD_LR, shadow_models: 0, ..c.clone() });
+            out.push(Config {
+                label_noise: noise,
+                optimizer: OptimizerName::Sgd,
+                learning_rate: SGD_LR,
+                shadow_models: 0,
+                ..c.clone()
+            });
         }
         for lambda in REG_LAMBDAS {
             out.push(Config {
@@ -176,7 +188,12 @@ const OOD: Arm = Arm { noise: 0.0, ood: OOD_FRACTION, sgd: false };
 
 /// The run of the BN (`bn`) or no-BN model of an arm, without regularizer (or, with `lambda`,
 /// the BN model with the regularizer at that λ); `None` if missing or failed.
-fn find<'a>(reports: &[&'a Report], arm: Arm, bn: bool, lambda: Option<f64>) -> Option<&'a ModelRun> {
+fn find<'a>(
+    reports: &[&'a Report],
+    arm: Arm,
+    bn: bool,
+    lambda: Option<f64>,
+) -> Option<&'a ModelRun> {
     reports
         .iter()
         .filter(|r| same(r.config.label_noise, arm.noise) && same(r.config.ood_fraction, arm.ood))
@@ -193,7 +210,10 @@ fn find<'a>(reports: &[&'a Report], arm: Arm, bn: bool, lambda: Option<f64>) -> 
 }
 
 fn flipped_members(reports: &[&Report], noise: f64) -> usize {
-    reports.iter().find(|r| same(r.config.label_noise, noise)).map_or(0, |r| crate::data::transforms::count_for(noise, r.config.train_size))
+    reports
+        .iter()
+        .find(|r| same(r.config.label_noise, noise))
+        .map_or(0, |r| crate::data::transforms::count_for(noise, r.config.train_size))
 }
 
 fn get(n: &Numbers, name: &str) -> f64 {
@@ -221,8 +241,12 @@ fn numbers_a(r: &[&Report]) -> Option<Numbers> {
         if arm.ood == 0.0 && flipped_members(r, arm.noise) < MIN_FLIPPED {
             continue;
         }
-        let (Some(b), Some(p)) = (find(r, arm, true, None), find(r, arm, false, None)) else { continue };
-        let (Some(mb), Some(mp)) = (mean_outlier_acc(arm, b), mean_outlier_acc(arm, p)) else { continue };
+        let (Some(b), Some(p)) = (find(r, arm, true, None), find(r, arm, false, None)) else {
+            continue;
+        };
+        let (Some(mb), Some(mp)) = (mean_outlier_acc(arm, b), mean_outlier_acc(arm, p)) else {
+            continue;
+        };
         out.push((format!("BN {tag} (%)"), 100.0 * mb));
         out.push((format!("no-BN {tag} (%)"), 100.0 * mp));
         out.push((format!("Δ {tag} (pts)"), 100.0 * (mb - mp)));
@@ -233,7 +257,8 @@ fn numbers_a(r: &[&Report]) -> Option<Numbers> {
 /// The accuracy on the outliers when the clean members' accuracy first reaches `level`, by linear
 /// interpolation between epochs (`None` if it never does).
 fn outliers_at_fit(arm: Arm, run: &ModelRun, level: f64) -> Option<f64> {
-    let pts: Vec<(f64, f64)> = run.epochs.iter().filter_map(|e| Some((e.acc_clean?, outlier_acc(arm, e)?))).collect();
+    let pts: Vec<(f64, f64)> =
+        run.epochs.iter().filter_map(|e| Some((e.acc_clean?, outlier_acc(arm, e)?))).collect();
     let k = pts.iter().position(|(c, _)| *c >= level)?;
     if k == 0 {
         return Some(pts[0].1);
@@ -257,7 +282,9 @@ fn matched(arm: Arm, b: &ModelRun, p: &ModelRun) -> Option<(f64, f64, f64)> {
 fn numbers_g(r: &[&Report]) -> Option<Numbers> {
     let mut out = Vec::new();
     for (arm, tag) in [(adam(REG_NOISE), "flipped 5%"), (OOD, "OOD 5%")] {
-        let (Some(b), Some(p)) = (find(r, arm, true, None), find(r, arm, false, None)) else { continue };
+        let (Some(b), Some(p)) = (find(r, arm, true, None), find(r, arm, false, None)) else {
+            continue;
+        };
         let Some((level, ob, op)) = matched(arm, b, p) else { continue };
         out.push((format!("clean fit {tag} (%)"), 100.0 * level));
         out.push((format!("Δ {tag} at that fit (pts)"), 100.0 * (ob - op)));
@@ -272,7 +299,8 @@ fn med(v: &[f32]) -> Option<f64> {
 
 /// Mean over [`EARLY_EPOCHS`] of a per-epoch value (`None` if any of them lacks it).
 fn early(run: &ModelRun, f: impl Fn(&EpochRecord) -> Option<f64>) -> Option<f64> {
-    let v: Option<Vec<f64>> = run.epochs.iter().filter(|e| EARLY_EPOCHS.contains(&e.epoch)).map(&f).collect();
+    let v: Option<Vec<f64>> =
+        run.epochs.iter().filter(|e| EARLY_EPOCHS.contains(&e.epoch)).map(&f).collect();
     v.filter(|v| v.len() == EARLY_EPOCHS.count()).map(|v| mean_of(&v))
 }
 
@@ -328,7 +356,9 @@ fn numbers_c(r: &[&Report]) -> Option<Numbers> {
             out.push((format!("Δ AUC {tag} (pts)"), 100.0 * (b - p)));
         }
     }
-    let noisy = |bn| find(r, adam(REG_NOISE), bn, None)?.attack.as_ref()?.lira_noisy.as_ref().map(|x| x.auc);
+    let noisy = |bn| {
+        find(r, adam(REG_NOISE), bn, None)?.attack.as_ref()?.lira_noisy.as_ref().map(|x| x.auc)
+    };
     if let (Some(b), Some(p)) = (noisy(true), noisy(false)) {
         out.push(("noisy-only AUC BN 5%".into(), b));
         out.push(("noisy-only AUC no-BN 5%".into(), p));
@@ -340,8 +370,12 @@ fn numbers_c(r: &[&Report]) -> Option<Numbers> {
 fn gamma_sigma_change(run: &ModelRun) -> Option<Vec<(String, f64)>> {
     let first = run.trained().next()?;
     let last = run.last()?;
-    let v: Vec<(String, f64)> =
-        first.gamma_sigma.iter().zip(&last.gamma_sigma).map(|(a, b)| (b.layer.clone(), b.batch_median - a.batch_median)).collect();
+    let v: Vec<(String, f64)> = first
+        .gamma_sigma
+        .iter()
+        .zip(&last.gamma_sigma)
+        .map(|(a, b)| (b.layer.clone(), b.batch_median - a.batch_median))
+        .collect();
     (!v.is_empty()).then_some(v)
 }
 
@@ -350,11 +384,18 @@ fn numbers_d(r: &[&Report]) -> Option<Numbers> {
     // Each noise level's own change (mean over layers), kept per seed in the table.
     for noise in NOISE_LEVELS {
         if let Some(c) = find(r, adam(noise), true, None).and_then(gamma_sigma_change) {
-            out.push((format!("Adam Δγ/σ from epoch 1 at {:.0}%", 100.0 * noise), mean_of(&c.iter().map(|(_, v)| *v).collect::<Vec<_>>())));
+            out.push((
+                format!("Adam Δγ/σ from epoch 1 at {:.0}%", 100.0 * noise),
+                mean_of(&c.iter().map(|(_, v)| *v).collect::<Vec<_>>()),
+            ));
         }
     }
-    for (name, with, without) in [("Adam", adam(REG_NOISE), adam(0.0)), ("SGD", sgd(REG_NOISE), sgd(0.0))] {
-        let (Some(w), Some(o)) = (find(r, with, true, None), find(r, without, true, None)) else { continue };
+    for (name, with, without) in
+        [("Adam", adam(REG_NOISE), adam(0.0)), ("SGD", sgd(REG_NOISE), sgd(0.0))]
+    {
+        let (Some(w), Some(o)) = (find(r, with, true, None), find(r, without, true, None)) else {
+            continue;
+        };
         let (Some(cw), Some(co)) = (gamma_sigma_change(w), gamma_sigma_change(o)) else { continue };
         let diffs: Vec<f64> = cw.iter().zip(&co).map(|((_, a), (_, b))| a - b).collect();
         if name == "Adam" {
@@ -376,9 +417,10 @@ fn push_gap(run: &ModelRun) -> Option<f64> {
         let m = e.mechanism.as_ref()?;
         let mut layers = Vec::new();
         for p in &m.gamma_push {
-            let mean = |v: &[f32]| v.iter().map(|&x| f64::from(x)).sum::<f64>() / v.len().max(1) as f64;
-            let scale =
-                p.noisy.iter().chain(&p.clean).map(|x| f64::from(x.abs())).sum::<f64>() / (p.noisy.len() + p.clean.len()).max(1) as f64;
+            let mean =
+                |v: &[f32]| v.iter().map(|&x| f64::from(x)).sum::<f64>() / v.len().max(1) as f64;
+            let scale = p.noisy.iter().chain(&p.clean).map(|x| f64::from(x.abs())).sum::<f64>()
+                / (p.noisy.len() + p.clean.len()).max(1) as f64;
             if p.noisy.is_empty() || p.clean.is_empty() || scale <= 0.0 {
                 return None;
             }
@@ -431,7 +473,11 @@ pub fn claims_list() -> Vec<Claim> {
             paper: "BN above no-BN; ours: the mean over epochs, at 1 % and 5 % flipped (≥ 30 flipped members) and 5 % OOD",
             caveat: "within our epochs no-BN barely fits its outliers, so this mixes faster and further; (g) compares at the same fit",
             numbers: numbers_a,
-            tests: &[("Δ flipped 1% (pts)", 0.0), ("Δ flipped 5% (pts)", 0.0), ("Δ OOD 5% (pts)", 0.0)],
+            tests: &[
+                ("Δ flipped 1% (pts)", 0.0),
+                ("Δ flipped 5% (pts)", 0.0),
+                ("Δ OOD 5% (pts)", 0.0),
+            ],
         },
         Claim {
             id: 'g',
@@ -471,7 +517,10 @@ pub fn claims_list() -> Vec<Claim> {
             paper: "the feedback loop; ours: per seed, the change of median γ/σ (batch σ) from epoch 1, 5 % minus 0 %, mean over BN layers, under Adam and under SGD",
             caveat: "from epoch 1: epoch 0 → 1 is a transient of σ as the weights before each BN grow",
             numbers: numbers_d,
-            tests: &[("Adam Δγ/σ 5% − 0%, mean over layers", 0.0), ("SGD Δγ/σ 5% − 0%, mean over layers", 0.0)],
+            tests: &[
+                ("Adam Δγ/σ 5% − 0%, mean over layers", 0.0),
+                ("SGD Δγ/σ 5% − 0%, mean over layers", 0.0),
+            ],
         },
         Claim {
             id: 'f',
@@ -479,7 +528,10 @@ pub fn claims_list() -> Vec<Claim> {
             paper: "our measure of the loop's push: per sample, −sign(γ)·∂ℓ/∂γ; noisy minus clean, per layer over the mean |push|, at 5 %",
             caveat: "a gradient, not a step: Adam's step on γ is about the learning rate whatever the push",
             numbers: numbers_f,
-            tests: &[("Adam push noisy − clean (scaled)", 0.0), ("SGD push noisy − clean (scaled)", 0.0)],
+            tests: &[
+                ("Adam push noisy − clean (scaled)", 0.0),
+                ("SGD push noisy − clean (scaled)", 0.0),
+            ],
         },
         Claim {
             id: 'e',
@@ -521,7 +573,8 @@ impl Outcome {
 /// `bar`: held when the mean clears the bar by two standard errors and more than half of all the
 /// seeds clear it; failed the same way below; else inconclusive (always with fewer than 2 values).
 pub fn decide_test(values: &[Option<f64>], bar: f64) -> Outcome {
-    let d: Vec<f64> = values.iter().flatten().copied().filter(|v| v.is_finite()).map(|v| v - bar).collect();
+    let d: Vec<f64> =
+        values.iter().flatten().copied().filter(|v| v.is_finite()).map(|v| v - bar).collect();
     if d.is_empty() {
         return Outcome::Unchecked;
     }
@@ -637,12 +690,14 @@ pub fn curves(by_seed: &[Vec<&Report>]) -> Vec<LensCurves> {
     let mut out = Vec::new();
     for noise in NOISE_LEVELS {
         for bn in [true, false] {
-            let runs: Vec<&ModelRun> = by_seed.iter().filter_map(|r| find(r, adam(noise), bn, None)).collect();
+            let runs: Vec<&ModelRun> =
+                by_seed.iter().filter_map(|r| find(r, adam(noise), bn, None)).collect();
             if runs.is_empty() {
                 continue;
             }
             let layers = runs[0].epochs.first().map_or(0, |e| e.gamma_sigma.len());
-            let aucs: Vec<f64> = runs.iter().filter_map(|r| r.attack.as_ref().map(|a| a.lira_online.auc)).collect();
+            let aucs: Vec<f64> =
+                runs.iter().filter_map(|r| r.attack.as_ref().map(|a| a.lira_online.auc)).collect();
             let influence = |e: &EpochRecord, noisy: bool| {
                 let g = &e.mechanism.as_ref()?.influence_run;
                 med(if noisy { &g.noisy } else { &g.clean })
@@ -654,8 +709,12 @@ pub fn curves(by_seed: &[Vec<&Report>]) -> Vec<LensCurves> {
                 test_acc: per_epoch(&runs, |e| Some(100.0 * e.acc_test)),
                 influence_noisy: per_epoch(&runs, |e| influence(e, true)),
                 influence_clean: per_epoch(&runs, |e| influence(e, false)),
-                gamma_sigma: (0..layers).map(|l| per_epoch(&runs, |e| e.gamma_sigma.get(l).map(|g| g.batch_median))).collect(),
-                mean_gamma: (0..layers).map(|l| per_epoch(&runs, |e| e.gamma_sigma.get(l).map(|g| g.mean_gamma))).collect(),
+                gamma_sigma: (0..layers)
+                    .map(|l| per_epoch(&runs, |e| e.gamma_sigma.get(l).map(|g| g.batch_median)))
+                    .collect(),
+                mean_gamma: (0..layers)
+                    .map(|l| per_epoch(&runs, |e| e.gamma_sigma.get(l).map(|g| g.mean_gamma)))
+                    .collect(),
                 lira_auc: (aucs.len() == runs.len()).then(|| mean_of(&aucs)),
             });
         }
@@ -666,7 +725,11 @@ pub fn curves(by_seed: &[Vec<&Report>]) -> Vec<LensCurves> {
 fn stat(name: &str, values: Vec<f64>) -> Stat {
     let n = values.len().max(1) as f64;
     let mean = values.iter().sum::<f64>() / n;
-    let sd = if values.len() > 1 { (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt() } else { 0.0 };
+    let sd = if values.len() > 1 {
+        (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
+    } else {
+        0.0
+    };
     Stat { name: name.to_string(), mean, sd, values }
 }
 
@@ -682,7 +745,8 @@ pub fn seeds_of(reports: &[Report]) -> Vec<u64> {
 /// too: they count against).
 pub fn decide(claim: &Claim, by_seed: &[Vec<&Report>]) -> ClaimRow {
     let per_seed: Vec<Option<Numbers>> = by_seed.iter().map(|r| (claim.numbers)(r)).collect();
-    let value = |n: &Option<Numbers>, k: &str| n.as_ref().map(|n| get(n, k)).filter(|v| v.is_finite());
+    let value =
+        |n: &Option<Numbers>, k: &str| n.as_ref().map(|n| get(n, k)).filter(|v| v.is_finite());
     // Every name any seed has, in the order of the first seed that has it.
     let mut names: Vec<String> = Vec::new();
     for n in per_seed.iter().flatten() {
@@ -692,19 +756,29 @@ pub fn decide(claim: &Claim, by_seed: &[Vec<&Report>]) -> ClaimRow {
             }
         }
     }
-    let numbers: Vec<Stat> = names.iter().map(|k| stat(k, per_seed.iter().filter_map(|n| value(n, k)).collect())).collect();
+    let numbers: Vec<Stat> = names
+        .iter()
+        .map(|k| stat(k, per_seed.iter().filter_map(|n| value(n, k)).collect()))
+        .collect();
     let tests: Vec<TestRow> = claim
         .tests
         .iter()
         .map(|(name, bar)| TestRow {
             name: name.to_string(),
             bar: *bar,
-            outcome: decide_test(&per_seed.iter().map(|n| value(n, name)).collect::<Vec<_>>(), *bar),
+            outcome: decide_test(
+                &per_seed.iter().map(|n| value(n, name)).collect::<Vec<_>>(),
+                *bar,
+            ),
         })
         .filter(|t| t.outcome != Outcome::Unchecked)
         .collect();
-    let seeds_held =
-        per_seed.iter().filter(|n| !tests.is_empty() && tests.iter().all(|t| value(n, &t.name).is_some_and(|v| v > t.bar))).count();
+    let seeds_held = per_seed
+        .iter()
+        .filter(|n| {
+            !tests.is_empty() && tests.iter().all(|t| value(n, &t.name).is_some_and(|v| v > t.bar))
+        })
+        .count();
     let outcome = if tests.is_empty() {
         Outcome::Unchecked
     } else if tests.iter().any(|t| t.outcome == Outcome::Failed) {
@@ -732,8 +806,10 @@ pub fn decide(claim: &Claim, by_seed: &[Vec<&Report>]) -> ClaimRow {
 pub fn tradeoff(by_seed: &[Vec<&Report>]) -> Vec<TradeoffPoint> {
     let mut out = Vec::new();
     for lambda in std::iter::once(0.0).chain(REG_LAMBDAS) {
-        let runs: Vec<&ModelRun> =
-            by_seed.iter().filter_map(|r| find(r, adam(REG_NOISE), true, (lambda > 0.0).then_some(lambda))).collect();
+        let runs: Vec<&ModelRun> = by_seed
+            .iter()
+            .filter_map(|r| find(r, adam(REG_NOISE), true, (lambda > 0.0).then_some(lambda)))
+            .collect();
         let (mut t, mut f, mut a) = (Vec::new(), Vec::new(), Vec::new());
         for run in &runs {
             let last = run.last().expect("find checks");
@@ -760,7 +836,8 @@ pub fn tradeoff(by_seed: &[Vec<&Report>]) -> Vec<TradeoffPoint> {
 /// Evaluates every claim on the grid's reports (any number of seeds).
 pub fn claims(reports: &[Report]) -> PaperTable {
     let seeds = seeds_of(reports);
-    let by_seed: Vec<Vec<&Report>> = seeds.iter().map(|s| reports.iter().filter(|r| r.config.seed == *s).collect()).collect();
+    let by_seed: Vec<Vec<&Report>> =
+        seeds.iter().map(|s| reports.iter().filter(|r| r.config.seed == *s).collect()).collect();
     PaperTable {
         rows: claims_list().iter().map(|c| decide(c, &by_seed)).collect(),
         tradeoff: tradeoff(&by_seed),
@@ -770,7 +847,11 @@ pub fn claims(reports: &[Report]) -> PaperTable {
 }
 
 fn fmt_num(s: &Stat) -> String {
-    if s.values.len() > 1 { format!("{} {:.3} ± {:.3}", s.name, s.mean, s.sd) } else { format!("{} {:.3}", s.name, s.mean) }
+    if s.values.len() > 1 {
+        format!("{} {:.3} ± {:.3}", s.name, s.mean, s.sd)
+    } else {
+        format!("{} {:.3}", s.name, s.mean)
+    }
 }
 
 impl ClaimRow {
@@ -790,7 +871,8 @@ impl PaperTable {
     /// the seeds that have them) and the verdict. The paper's words and the caveats are in
     /// [`to_text`](Self::to_text) and the app's panel.
     pub fn to_markdown(&self) -> String {
-        let mut s = String::from("| claim | tested: mean ± sd over seeds | verdict |\n|---|---|---|\n");
+        let mut s =
+            String::from("| claim | tested: mean ± sd over seeds | verdict |\n|---|---|---|\n");
         let cell = |t: &str| t.replace('|', "\\|");
         for r in &self.rows {
             let ours: Vec<String> = r
@@ -830,7 +912,11 @@ impl PaperTable {
             ));
         }
         if !self.tradeoff.is_empty() {
-            s.push_str(&format!("λ sweep at {:.0}% (BN, regularizer {}):\n", 100.0 * REG_NOISE, Config::default().reg_kind.name()));
+            s.push_str(&format!(
+                "λ sweep at {:.0}% (BN, regularizer {}):\n",
+                100.0 * REG_NOISE,
+                Config::default().reg_kind.name()
+            ));
             for p in &self.tradeoff {
                 s.push_str(&format!(
                     "    λ = {:<5} test {:.1} ± {:.1} %, flipped {:.1} ± {:.1} %{}\n",
@@ -839,7 +925,10 @@ impl PaperTable {
                     p.test_acc.sd,
                     p.flipped_acc.mean,
                     p.flipped_acc.sd,
-                    p.lira_auc.as_ref().map_or(String::new(), |a| format!(", LiRA AUC {:.3} ± {:.3}", a.mean, a.sd))
+                    p.lira_auc.as_ref().map_or(String::new(), |a| format!(
+                        ", LiRA AUC {:.3} ± {:.3}",
+                        a.mean, a.sd
+                    ))
                 ));
             }
         }
@@ -873,8 +962,16 @@ mod tests {
     #[test]
     fn missing_seeds_count_against_and_one_value_decides_nothing() {
         let v = |x: &[Option<f64>]| decide_test(x, 0.0);
-        assert_eq!(v(&[Some(1.0), Some(1.1), None, None, Some(0.9)]), Outcome::Held, "3 of 5 seeds is most");
-        assert_eq!(v(&[Some(1.0), Some(1.1), None, None, None]), Outcome::Inconclusive, "2 of 5 is not");
+        assert_eq!(
+            v(&[Some(1.0), Some(1.1), None, None, Some(0.9)]),
+            Outcome::Held,
+            "3 of 5 seeds is most"
+        );
+        assert_eq!(
+            v(&[Some(1.0), Some(1.1), None, None, None]),
+            Outcome::Inconclusive,
+            "2 of 5 is not"
+        );
         assert_eq!(v(&[Some(1.0), Some(f64::NAN), None]), Outcome::Inconclusive);
         assert_eq!(v(&[Some(5.0)]), Outcome::Inconclusive);
         assert_eq!(v(&[None, None]), Outcome::Unchecked);
@@ -885,11 +982,16 @@ mod tests {
         fn numbers(r: &[&Report]) -> Option<Numbers> {
             Some(vec![("x".into(), r.first()?.config.learning_rate - 1.0)])
         }
-        let claim = Claim { id: 'z', claim: "", paper: "", caveat: "", numbers, tests: &[("x", 0.0)] };
+        let claim =
+            Claim { id: 'z', claim: "", paper: "", caveat: "", numbers, tests: &[("x", 0.0)] };
         let reports: Vec<Option<Report>> = values
             .iter()
             .map(|v| {
-                v.map(|v| Report { config: Config { learning_rate: 1.0 + v, ..Config::default() }, backend: String::new(), runs: vec![] })
+                v.map(|v| Report {
+                    config: Config { learning_rate: 1.0 + v, ..Config::default() },
+                    backend: String::new(),
+                    runs: vec![],
+                })
             })
             .collect();
         let by_seed: Vec<Vec<&Report>> = reports.iter().map(|r| r.iter().collect()).collect();
@@ -950,7 +1052,8 @@ mod tests {
 
     #[test]
     fn rank_auc_counts_pairs() {
-        let p = |n: &[f32], c: &[f32]| rank_auc(&ProbeValues { noisy: n.to_vec(), clean: c.to_vec() });
+        let p =
+            |n: &[f32], c: &[f32]| rank_auc(&ProbeValues { noisy: n.to_vec(), clean: c.to_vec() });
         assert_eq!(p(&[3.0, 4.0], &[1.0, 2.0]), Some(1.0));
         assert_eq!(p(&[1.0], &[1.0]), Some(0.5));
         assert_eq!(p(&[1.0, 3.0], &[2.0]), Some(0.5));
@@ -963,9 +1066,15 @@ mod tests {
         assert_eq!(g.len(), 2 * (NOISE_LEVELS.len() + 1 + 2 + REG_LAMBDAS.len()));
         assert!(g.iter().all(|c| c.validate().is_ok()));
         assert_eq!(g.iter().filter(|c| c.regularizer && c.seed == 2).count(), REG_LAMBDAS.len());
-        let sgd: Vec<&Config> = g.iter().filter(|c| c.optimizer == OptimizerName::Sgd && c.seed == 1).collect();
+        let sgd: Vec<&Config> =
+            g.iter().filter(|c| c.optimizer == OptimizerName::Sgd && c.seed == 1).collect();
         assert_eq!(sgd.len(), 2);
         assert!(sgd.iter().all(|c| c.compare && c.shadow_models == 0 && c.learning_rate == SGD_LR));
-        assert_eq!(g.iter().filter(|c| c.ood_fraction > 0.0 && c.seed == 1 && c.label_noise == 0.0).count(), 1);
+        assert_eq!(
+            g.iter()
+                .filter(|c| c.ood_fraction > 0.0 && c.seed == 1 && c.label_noise == 0.0)
+                .count(),
+            1
+        );
     }
 }

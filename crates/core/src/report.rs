@@ -55,7 +55,10 @@ impl std::fmt::Display for TrainError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::NonFinite { epoch, step, value } => {
-                write!(f, "training stopped: the loss became {value} at epoch {epoch}, step {step}; try a lower learning rate")
+                write!(
+                    f,
+                    "training stopped: the loss became {value} at epoch {epoch}, step {step}; try a lower learning rate"
+                )
             }
             Self::Backend(m) => write!(f, "training stopped: the backend failed: {m}"),
         }
@@ -152,7 +155,9 @@ enum StoredOrText {
 impl Serialize for RunError {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self.clone() {
-            Self::Train(TrainError::NonFinite { epoch, step, value }) => StoredError::NonFinite { epoch, step, value: value.to_string() },
+            Self::Train(TrainError::NonFinite { epoch, step, value }) => {
+                StoredError::NonFinite { epoch, step, value: value.to_string() }
+            }
             Self::Train(TrainError::Backend(message)) => StoredError::Backend { message },
             Self::JobBeforeData => StoredError::JobBeforeData,
             Self::AttackBeforeData => StoredError::AttackBeforeData,
@@ -169,7 +174,9 @@ impl<'de> Deserialize<'de> for RunError {
             StoredOrText::Text(text) => Self::read(&text),
             StoredOrText::Stored(e) => match e {
                 StoredError::NonFinite { epoch, step, value } => {
-                    let value = value.parse().map_err(|_| serde::de::Error::custom(format!("not a number: {value}")))?;
+                    let value = value
+                        .parse()
+                        .map_err(|_| serde::de::Error::custom(format!("not a number: {value}")))?;
                     Self::Train(TrainError::NonFinite { epoch, step, value })
                 }
                 StoredError::Backend { message } => Self::Train(TrainError::Backend(message)),
@@ -504,12 +511,20 @@ impl Report {
     pub fn memorized(&self) -> Option<Memorized> {
         let c = &self.config;
         let flipped = crate::data::transforms::count_for(c.label_noise, c.train_size);
-        let (ood, of) =
-            if flipped > 0 { (false, flipped) } else { (true, crate::data::transforms::count_for(c.ood_fraction, c.train_size)) };
+        let (ood, of) = if flipped > 0 {
+            (false, flipped)
+        } else {
+            (true, crate::data::transforms::count_for(c.ood_fraction, c.train_size))
+        };
         // The models side by side at one epoch: the latest every model still training has reached
         // (a model that stopped with an error is counted where it stopped, and does not hold the
         // others back).
-        let epoch = self.runs.iter().filter(|r| r.error.is_none()).filter_map(|r| r.last().map(|e| e.epoch)).min()?;
+        let epoch = self
+            .runs
+            .iter()
+            .filter(|r| r.error.is_none())
+            .filter_map(|r| r.last().map(|e| e.epoch))
+            .min()?;
         let models: Vec<(Variant, usize)> = self
             .runs
             .iter()
@@ -604,25 +619,42 @@ mod tests {
                 canary: None,
             }
         }
-        let run = |v, acc: Option<f64>| ModelRun { epochs: vec![epoch(0, None), epoch(3, acc)], ..ModelRun::new(v) };
-        let config = Config { train_size: 1000, label_noise: 0.15, regularizer: true, ..Config::default() };
+        let run = |v, acc: Option<f64>| ModelRun {
+            epochs: vec![epoch(0, None), epoch(3, acc)],
+            ..ModelRun::new(v)
+        };
+        let config =
+            Config { train_size: 1000, label_noise: 0.15, regularizer: true, ..Config::default() };
         let r = Report {
             config,
             backend: "t".into(),
-            runs: vec![run(Variant::Bn, Some(0.274)), run(Variant::BnReg, Some(0.02)), run(Variant::Plain, Some(0.0))],
+            runs: vec![
+                run(Variant::Bn, Some(0.274)),
+                run(Variant::BnReg, Some(0.02)),
+                run(Variant::Plain, Some(0.0)),
+            ],
         };
         let m = r.memorized().unwrap();
         assert_eq!((m.ood, m.of, m.epoch), (false, 150, 3));
         assert_eq!(m.models, [(Variant::Bn, 41), (Variant::BnReg, 3), (Variant::Plain, 0)]);
         let clean = Report { config: Config { label_noise: 0.0, ..r.config.clone() }, ..r.clone() };
         assert_eq!(clean.memorized(), None, "no outliers, nothing to count");
-        let untrained =
-            Report { runs: r.runs.iter().map(|x| ModelRun { epochs: vec![epoch(0, None)], ..x.clone() }).collect(), ..r.clone() };
+        let untrained = Report {
+            runs: r
+                .runs
+                .iter()
+                .map(|x| ModelRun { epochs: vec![epoch(0, None)], ..x.clone() })
+                .collect(),
+            ..r.clone()
+        };
         assert_eq!(untrained.memorized(), None);
         // Workers in parallel: BN is an epoch ahead; both are counted at the epoch both reached.
         let mut ahead = r.clone();
         ahead.runs.truncate(1);
-        ahead.runs.push(ModelRun { epochs: vec![epoch(0, None), epoch(3, Some(0.1))], ..ModelRun::new(Variant::Plain) });
+        ahead.runs.push(ModelRun {
+            epochs: vec![epoch(0, None), epoch(3, Some(0.1))],
+            ..ModelRun::new(Variant::Plain)
+        });
         ahead.runs[0].epochs.push(epoch(4, Some(0.9)));
         let m = ahead.memorized().unwrap();
         assert_eq!((m.epoch, m.models.clone()), (3, vec![(Variant::Bn, 41), (Variant::Plain, 15)]));
@@ -635,14 +667,22 @@ mod tests {
     /// CPU default's run, complete (every model trained and attacked).
     #[test]
     fn the_pages_measured_earlier_report_is_the_cpu_default() {
-        let r: Report = serde_json::from_str(include_str!("../../../results/default-cpu.json")).unwrap();
+        let r: Report =
+            serde_json::from_str(include_str!("../../../results/default-cpu.json")).unwrap();
         assert_eq!(
             r.config,
             Config::for_backend(false),
             "rerun: spotlight run --link 'train_size=1000&epochs=6&probe_size=16' --preview results/default-cpu.json"
         );
-        assert!(r.failures().is_empty() && r.runs.len() == 2 && r.runs.iter().all(|x| x.attack.is_some() && x.last().is_some()));
-        assert!(r.runs.iter().all(|x| x.attack.as_ref().unwrap().lira_online.points.len() < 400), "a preview's ROC is thinned");
+        assert!(
+            r.failures().is_empty()
+                && r.runs.len() == 2
+                && r.runs.iter().all(|x| x.attack.is_some() && x.last().is_some())
+        );
+        assert!(
+            r.runs.iter().all(|x| x.attack.as_ref().unwrap().lira_online.points.len() < 400),
+            "a preview's ROC is thinned"
+        );
         assert_eq!(r.preview(), r, "a preview of a preview is itself");
     }
 
@@ -653,7 +693,11 @@ mod tests {
             attack_error: attack_error.map(RunError::read),
             ..ModelRun::new(Variant::unregularized(bn))
         };
-        let mut r = Report { config: Config::default(), backend: "t".into(), runs: vec![run(true, None, None), run(false, None, None)] };
+        let mut r = Report {
+            config: Config::default(),
+            backend: "t".into(),
+            runs: vec![run(true, None, None), run(false, None, None)],
+        };
         assert!(r.failures().is_empty());
         r.runs[1] = run(false, Some("loss is NaN"), None);
         r.runs[0] = run(true, None, Some("no shadow"));
@@ -678,14 +722,20 @@ mod tests {
             assert!(json.starts_with("{\"kind\":"), "stored by its kind: {json}");
             assert_eq!(serde_json::from_str::<RunError>(&json).unwrap(), e, "{json}");
             // An older file's sentence reads back as the same error.
-            assert_eq!(serde_json::from_str::<RunError>(&serde_json::to_string(&text).unwrap()).unwrap(), e);
+            assert_eq!(
+                serde_json::from_str::<RunError>(&serde_json::to_string(&text).unwrap()).unwrap(),
+                e
+            );
         }
         // NaN is not equal to itself: the text round-trips.
         let nan = RunError::Train(TrainError::NonFinite { epoch: 2, step: 5, value: f64::NAN });
         assert!(
             matches!(RunError::read(&nan.to_string()), RunError::Train(TrainError::NonFinite { epoch: 2, step: 5, value }) if value.is_nan())
         );
-        assert_eq!(nan.to_string(), "training stopped: the loss became NaN at epoch 2, step 5; try a lower learning rate");
+        assert_eq!(
+            nan.to_string(),
+            "training stopped: the loss became NaN at epoch 2, step 5; try a lower learning rate"
+        );
         // A text that only looks like one of ours is kept as it is.
         for text in [
             "training stopped: the loss became big at epoch 2, step 5; try a lower learning rate",

@@ -26,7 +26,8 @@ mod tests {
     #[cfg(not(target_arch = "wasm32"))]
     fn work_runs_on_the_pool() {
         assert_eq!(rayon::current_thread_index(), None);
-        let (index, sum) = super::on_pool(|| (rayon::current_thread_index(), (1..=10).sum::<i32>()));
+        let (index, sum) =
+            super::on_pool(|| (rayon::current_thread_index(), (1..=10).sum::<i32>()));
         assert!(index.is_some());
         assert_eq!(sum, 55);
     }

@@ -47,7 +47,9 @@
 //! channels above 1, before training and after each epoch (with the running σ too).
 
 use burn::module::{Module, ModuleVisitor, Param};
-use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer, SgdConfig, momentum::MomentumConfig};
+use burn::optim::{
+    AdamConfig, GradientsParams, ModuleOptimizer, SgdConfig, momentum::MomentumConfig,
+};
 use burn::tensor::{Device, Int, Tensor};
 
 use crate::config::{Config, OptimizerName, RegKind, Variant};
@@ -56,7 +58,10 @@ use crate::data::transforms::SampleKind;
 use crate::experiment_data::{DeviceData, ExperimentData, index_tensor};
 use crate::model::{BN_LAYERS, LeNet, LeNetConfig, Mode, cross_entropy, per_sample_loss};
 pub use crate::report::TrainError;
-use crate::report::{CanaryPoint, EpochRecord, GradNorms, LayerGammaSigma, LivePoint, Mechanism, ProbeValues, Readout};
+use crate::report::{
+    CanaryPoint, EpochRecord, GradNorms, LayerGammaSigma, LivePoint, Mechanism, ProbeValues,
+    Readout,
+};
 
 /// The loss is read back and checked for NaN/inf every this many steps (and at each epoch's end).
 pub const CHECK_EVERY: usize = 16;
@@ -143,12 +148,15 @@ impl LiveSet {
         let mut pick = |pool: Vec<usize>| -> (Vec<usize>, f64) {
             let k = LIVE_SAMPLE.min(pool.len());
             let weight = pool.len() as f64 / k.max(1) as f64;
-            let mut p: Vec<usize> = rng.sample_indices(pool.len(), k).into_iter().map(|j| pool[j]).collect();
+            let mut p: Vec<usize> =
+                rng.sample_indices(pool.len(), k).into_iter().map(|j| pool[j]).collect();
             p.sort_unstable();
             (p, weight)
         };
-        let (noisy, noisy_weight) = pick(members.iter().copied().filter(|&i| data.kind(i).is_noisy()).collect());
-        let (clean, clean_weight) = pick(members.iter().copied().filter(|&i| data.kind(i) == SampleKind::Clean).collect());
+        let (noisy, noisy_weight) =
+            pick(members.iter().copied().filter(|&i| data.kind(i).is_noisy()).collect());
+        let (clean, clean_weight) =
+            pick(members.iter().copied().filter(|&i| data.kind(i) == SampleKind::Clean).collect());
         let mut is_member = vec![false; data.pool.labels.len()];
         for &i in members {
             is_member[i] = true;
@@ -174,26 +182,35 @@ impl Trainer {
         let device = device_data.device.clone().autodiff();
         // The model's shape from the data it trains on: the images as uploaded, the dataset's classes.
         let [_, channels, height, width] = device_data.images.dims();
-        let model =
-            LeNetConfig::new(channels, height, width, usize::from(data.classes)).with_batch_norm(variant.batch_norm()).init(seed, &device);
+        let model = LeNetConfig::new(channels, height, width, usize::from(data.classes))
+            .with_batch_norm(variant.batch_norm())
+            .init(seed, &device);
         let optim = match config.optimizer {
             OptimizerName::Adam => AdamConfig::new().init(),
-            OptimizerName::Sgd => SgdConfig::new().with_momentum(Some(MomentumConfig::new().with_momentum(0.9))).init(),
+            OptimizerName::Sgd => SgdConfig::new()
+                .with_momentum(Some(MomentumConfig::new().with_momentum(0.9)))
+                .init(),
         };
         let mut probe_rng = Rng::derive(seed, "probe");
         let pick = |kinds: &dyn Fn(SampleKind) -> bool, rng: &mut Rng| -> Vec<usize> {
-            let pool: Vec<usize> = train_idx.iter().copied().filter(|&i| kinds(data.kind(i))).collect();
+            let pool: Vec<usize> =
+                train_idx.iter().copied().filter(|&i| kinds(data.kind(i))).collect();
             let k = config.probe_size.min(pool.len());
-            let mut p: Vec<usize> = rng.sample_indices(pool.len(), k).into_iter().map(|j| pool[j]).collect();
+            let mut p: Vec<usize> =
+                rng.sample_indices(pool.len(), k).into_iter().map(|j| pool[j]).collect();
             p.sort_unstable();
             p
         };
         let probe_clean = pick(&|k| k == SampleKind::Clean, &mut probe_rng);
         let probe_noisy = pick(&|k| k.is_noisy(), &mut probe_rng);
-        let others: Vec<usize> =
-            train_idx.iter().copied().filter(|i| data.kind(*i) == SampleKind::Clean && probe_clean.binary_search(i).is_err()).collect();
+        let others: Vec<usize> = train_idx
+            .iter()
+            .copied()
+            .filter(|i| data.kind(*i) == SampleKind::Clean && probe_clean.binary_search(i).is_err())
+            .collect();
         let k = config.batch_size.saturating_sub(1).max(1).min(others.len());
-        let context: Vec<usize> = probe_rng.sample_indices(others.len(), k).into_iter().map(|j| others[j]).collect();
+        let context: Vec<usize> =
+            probe_rng.sample_indices(others.len(), k).into_iter().map(|j| others[j]).collect();
         let spare: Vec<usize> = others.iter().copied().filter(|i| !context.contains(i)).collect();
         let swap = (!spare.is_empty()).then(|| spare[probe_rng.index(spare.len())]);
         Self {
@@ -318,7 +335,12 @@ impl Trainer {
             None => l,
         });
         self.step += 1;
-        let info = StepInfo { epoch: self.epoch, step: self.step, steps_per_epoch: spe, epoch_done: self.step >= spe };
+        let info = StepInfo {
+            epoch: self.epoch,
+            step: self.step,
+            steps_per_epoch: spe,
+            epoch_done: self.step >= spe,
+        };
         if self.step.is_multiple_of(CHECK_EVERY) && !info.epoch_done {
             self.check_loss().await?;
         }
@@ -330,7 +352,12 @@ impl Trainer {
     pub async fn sync(&self) -> Result<(), TrainError> {
         self.check_loss().await?;
         let valid = self.model().valid();
-        if let Some(l) = logits_of(&valid, &self.data.images, &self.train_idx[..self.train_idx.len().min(1)], &self.data.device) {
+        if let Some(l) = logits_of(
+            &valid,
+            &self.data.images,
+            &self.train_idx[..self.train_idx.len().min(1)],
+            &self.data.device,
+        ) {
             read_f32(l).await?;
         }
         Ok(())
@@ -347,7 +374,10 @@ impl Trainer {
 
     /// Measures the untrained model (epoch 0): call once, before the first step. Its train loss
     /// is the mean cross-entropy of the members under the initial weights.
-    pub async fn measure_start(&mut self, data: &ExperimentData) -> Result<EpochRecord, TrainError> {
+    pub async fn measure_start(
+        &mut self,
+        data: &ExperimentData,
+    ) -> Result<EpochRecord, TrainError> {
         let record = self.measure(data, 0, None, None, None).await?;
         self.initial = Some(record.clone());
         Ok(record)
@@ -366,11 +396,18 @@ impl Trainer {
 
     /// One training step of a target model and what it measures: the epoch's record when the step
     /// ended an epoch, a live read-out then and `Config::live_points` times within each epoch.
-    pub async fn target_step(&mut self, data: &ExperimentData) -> Result<(StepInfo, Readout), TrainError> {
+    pub async fn target_step(
+        &mut self,
+        data: &ExperimentData,
+    ) -> Result<(StepInfo, Readout), TrainError> {
         let info = self.step().await?;
         let every = (info.steps_per_epoch / self.config.live_points.max(1)).max(1);
         let epoch = if info.epoch_done { Some(self.end_epoch(data).await?) } else { None };
-        let live = if info.epoch_done || info.step.is_multiple_of(every) { self.live_point(data).await? } else { None };
+        let live = if info.epoch_done || info.step.is_multiple_of(every) {
+            self.live_point(data).await?
+        } else {
+            None
+        };
         Ok((info, Readout { live, epoch }))
     }
 
@@ -378,17 +415,23 @@ impl Trainer {
     /// or with live read-outs off).
     async fn live_point(&self, data: &ExperimentData) -> Result<Option<LivePoint>, TrainError> {
         let Some(set) = &self.live else { return Ok(None) };
-        let idx: Vec<usize> = set.noisy.iter().chain(&set.clean).chain(&set.non_members).copied().collect();
+        let idx: Vec<usize> =
+            set.noisy.iter().chain(&set.clean).chain(&set.non_members).copied().collect();
         let valid = self.model().valid();
         let logits = read_logits(&valid, &self.data.images, &idx, &self.data.device).await?;
         let classes = usize::from(data.classes);
         let labels: Vec<u8> = idx.iter().map(|&i| data.pool.labels[i]).collect();
         let loss = crate::attack::scores(&logits, classes, &labels).loss;
-        let right: Vec<bool> = (0..idx.len()).map(|n| argmax(&logits[n * classes..(n + 1) * classes]) == usize::from(labels[n])).collect();
+        let right: Vec<bool> = (0..idx.len())
+            .map(|n| argmax(&logits[n * classes..(n + 1) * classes]) == usize::from(labels[n]))
+            .collect();
         let (n_noisy, n_clean) = (set.noisy.len(), set.clean.len());
-        let acc = |r: &[bool]| (!r.is_empty()).then(|| r.iter().filter(|&&x| x).count() as f64 / r.len() as f64);
-        let members: Vec<(f64, f64)> =
-            (0..n_noisy + n_clean).map(|n| (-loss[n], if n < n_noisy { set.noisy_weight } else { set.clean_weight })).collect();
+        let acc = |r: &[bool]| {
+            (!r.is_empty()).then(|| r.iter().filter(|&&x| x).count() as f64 / r.len() as f64)
+        };
+        let members: Vec<(f64, f64)> = (0..n_noisy + n_clean)
+            .map(|n| (-loss[n], if n < n_noisy { set.noisy_weight } else { set.clean_weight }))
+            .collect();
         let non_members: Vec<f64> = loss[n_noisy + n_clean..].iter().map(|l| -l).collect();
         Ok(Some(LivePoint {
             at: self.records.len() as f64 + self.step as f64 / self.steps_per_epoch() as f64,
@@ -415,7 +458,8 @@ impl Trainer {
         for s in &self.gamma_sigma_sum {
             step_means.push(f64::from(read_f32(s.clone()).await?[0]) / steps);
         }
-        let record = self.measure(data, self.epoch, Some(train_loss), penalty, Some(step_means)).await?;
+        let record =
+            self.measure(data, self.epoch, Some(train_loss), penalty, Some(step_means)).await?;
         self.records.push(record.clone());
         self.step = 0;
         Ok(record)
@@ -431,7 +475,8 @@ impl Trainer {
     ) -> Result<EpochRecord, TrainError> {
         let valid = self.model().valid();
         // Accuracies on the members by kind, and on the test set.
-        let logits = read_logits(&valid, &self.data.images, &self.train_idx, &self.data.device).await?;
+        let logits =
+            read_logits(&valid, &self.data.images, &self.train_idx, &self.data.device).await?;
         let classes = usize::from(data.classes);
         let labels: Vec<u8> = self.train_idx.iter().map(|&i| data.pool.labels[i]).collect();
         let member_loss = crate::attack::scores(&logits, classes, &labels).loss;
@@ -456,17 +501,24 @@ impl Trainer {
         }
         let frac = |c: usize, t: usize| (t > 0).then(|| c as f64 / t as f64);
         let test_idx: Vec<usize> = (0..data.test_labels.len()).collect();
-        let test_preds = predict(&valid, &self.data.test_images, &test_idx, &self.data.device).await?;
-        let test_correct = test_preds.iter().zip(&data.test_labels).filter(|(p, l)| **p == i64::from(**l)).count();
+        let test_preds =
+            predict(&valid, &self.data.test_images, &test_idx, &self.data.device).await?;
+        let test_correct =
+            test_preds.iter().zip(&data.test_labels).filter(|(p, l)| **p == i64::from(**l)).count();
 
         let gamma_sigma = self.gamma_sigma_record(&valid, step_means).await?;
-        let (clean, noisy) = (self.probe(data, &self.probe_clean).await?, self.probe(data, &self.probe_noisy).await?);
+        let (clean, noisy) = (
+            self.probe(data, &self.probe_clean).await?,
+            self.probe(data, &self.probe_noisy).await?,
+        );
         let grad_norms = GradNorms { clean: clean.raw.clone(), noisy: noisy.raw.clone() };
         let mechanism = Some(Probed::mechanism(clean, noisy));
-        let train_loss = train_loss.unwrap_or_else(|| member_loss.iter().sum::<f64>() / member_loss.len().max(1) as f64);
+        let train_loss = train_loss
+            .unwrap_or_else(|| member_loss.iter().sum::<f64>() / member_loss.len().max(1) as f64);
         let canary = match (canary, data.canary) {
             (Some((predicted, p_label)), Some(i)) => {
-                let grad_norm = self.probe(data, &[i]).await?.raw.first().copied().unwrap_or(f32::NAN);
+                let grad_norm =
+                    self.probe(data, &[i]).await?.raw.first().copied().unwrap_or(f32::NAN);
                 Some(CanaryPoint { predicted: predicted as u8, p_label, grad_norm })
             }
             _ => None,
@@ -509,7 +561,11 @@ impl Trainer {
         Ok(loss)
     }
 
-    async fn gamma_sigma_record(&self, valid: &LeNet, step_means: Option<Vec<f64>>) -> Result<Vec<LayerGammaSigma>, TrainError> {
+    async fn gamma_sigma_record(
+        &self,
+        valid: &LeNet,
+        step_means: Option<Vec<f64>>,
+    ) -> Result<Vec<LayerGammaSigma>, TrainError> {
         if !valid.has_bn() {
             return Ok(Vec::new());
         }
@@ -517,8 +573,11 @@ impl Trainer {
         let batch_ratio = valid.gamma_sigma_channels(&batch_vars);
         let running_ratio = valid.gamma_sigma_channels(&valid.running_vars());
         let mut out = Vec::new();
-        for (l, ((gamma, batch), running)) in valid.gammas().into_iter().zip(batch_ratio).zip(running_ratio).enumerate() {
-            let g: Vec<f64> = read_f32(gamma).await?.into_iter().map(|x| f64::from(x.abs())).collect();
+        for (l, ((gamma, batch), running)) in
+            valid.gammas().into_iter().zip(batch_ratio).zip(running_ratio).enumerate()
+        {
+            let g: Vec<f64> =
+                read_f32(gamma).await?.into_iter().map(|x| f64::from(x.abs())).collect();
             let b: Vec<f64> = read_f32(batch).await?.into_iter().map(f64::from).collect();
             let r: Vec<f64> = read_f32(running).await?.into_iter().map(f64::from).collect();
             let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
@@ -526,7 +585,8 @@ impl Trainer {
                 layer: BN_LAYERS[l].to_string(),
                 batch: mean(&b),
                 batch_median: median_f64(&b),
-                frac_above_one: b.iter().filter(|&&x| x > 1.0).count() as f64 / b.len().max(1) as f64,
+                frac_above_one: b.iter().filter(|&&x| x > 1.0).count() as f64
+                    / b.len().max(1) as f64,
                 running: mean(&r),
                 mean_gamma: mean(&g),
                 steps: step_means.as_ref().and_then(|m| m.get(l).copied()),
@@ -578,16 +638,25 @@ impl Trainer {
             scalars.push(Tensor::cat(norms.raw, 0).sum().reshape([1]));
             scalars.push(Tensor::cat(norms.scaled, 0).sum().reshape([1]));
             for layer in model.bn_layers() {
-                let g: Tensor<1> =
-                    grads.get::<1>(layer.gamma.id).map_or_else(|| layer.gamma.val().detach().inner().zeros_like(), |g| g.inner());
-                scalars.push(g.mul(layer.gamma.val().detach().inner().sign()).sum().neg().reshape([1]));
+                let g: Tensor<1> = grads
+                    .get::<1>(layer.gamma.id)
+                    .map_or_else(|| layer.gamma.val().detach().inner().zeros_like(), |g| g.inner());
+                scalars.push(
+                    g.mul(layer.gamma.val().detach().inner().sign()).sum().neg().reshape([1]),
+                );
             }
             // Its self-influence: one step on the batch that holds it, from the same weights.
             if let Some(swapped) = &swapped {
                 let x = self.data.pool_images(&batch).autodiff();
                 let stepped = self.step_copies(&batch);
                 for m in [&stepped.0, &stepped.1, &swapped.0, &swapped.1] {
-                    rows.push(m.forward(x.clone(), Mode::Probe).logits.detach().inner().narrow(0, last, 1));
+                    rows.push(
+                        m.forward(x.clone(), Mode::Probe)
+                            .logits
+                            .detach()
+                            .inner()
+                            .narrow(0, last, 1),
+                    );
                 }
             }
         }
@@ -662,14 +731,24 @@ impl Probed {
             influence_sgd: pair(clean.influence_sgd, noisy.influence_sgd),
             influence_run: pair(clean.influence_run, noisy.influence_run),
             scaled_grad: pair(clean.scaled, noisy.scaled),
-            gamma_push: clean.gamma_push.into_iter().zip(noisy.gamma_push).map(|(c, n)| pair(c, n)).collect(),
+            gamma_push: clean
+                .gamma_push
+                .into_iter()
+                .zip(noisy.gamma_push)
+                .map(|(c, n)| pair(c, n))
+                .collect(),
         }
     }
 }
 
 /// The margin of a row of logits at label `y`: its logit minus the largest other.
 pub fn margin(row: &[f32], y: usize) -> f64 {
-    let other = row.iter().enumerate().filter(|(j, _)| *j != y).map(|(_, &z)| z).fold(f32::NEG_INFINITY, f32::max);
+    let other = row
+        .iter()
+        .enumerate()
+        .filter(|(j, _)| *j != y)
+        .map(|(_, &z)| z)
+        .fold(f32::NEG_INFINITY, f32::max);
     f64::from(row[y]) - f64::from(other)
 }
 
@@ -678,7 +757,11 @@ pub fn error_norm(row: &[f32], y: usize) -> f64 {
     let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     let e: Vec<f64> = row.iter().map(|&z| f64::from(z - max).exp()).collect();
     let sum: f64 = e.iter().sum();
-    e.iter().enumerate().map(|(j, v)| (v / sum - if j == y { 1.0 } else { 0.0 }).powi(2)).sum::<f64>().sqrt()
+    e.iter()
+        .enumerate()
+        .map(|(j, v)| (v / sum - if j == y { 1.0 } else { 0.0 }).powi(2))
+        .sum::<f64>()
+        .sqrt()
 }
 
 /// The median of f64 values (NaN if empty).
@@ -748,7 +831,12 @@ impl ModuleVisitor for CopyGrads<'_> {
 }
 
 /// Predicted classes of the images at `idx` (model without autodiff).
-pub async fn predict(model: &LeNet, images: &Tensor<4>, idx: &[usize], device: &Device) -> Result<Vec<i64>, TrainError> {
+pub async fn predict(
+    model: &LeNet,
+    images: &Tensor<4>,
+    idx: &[usize],
+    device: &Device,
+) -> Result<Vec<i64>, TrainError> {
     let mut out = Vec::with_capacity(idx.len());
     for chunk in idx.chunks(EVAL_CHUNK) {
         if let Some(l) = logits_of(model, images, chunk, device) {
@@ -761,7 +849,12 @@ pub async fn predict(model: &LeNet, images: &Tensor<4>, idx: &[usize], device: &
 
 /// Logits of the images at `idx` read back to the host, row-major (`idx.len()` × classes): one
 /// chunk at a time, letting the host breathe between chunks (model without autodiff).
-pub async fn read_logits(model: &LeNet, images: &Tensor<4>, idx: &[usize], device: &Device) -> Result<Vec<f32>, TrainError> {
+pub async fn read_logits(
+    model: &LeNet,
+    images: &Tensor<4>,
+    idx: &[usize],
+    device: &Device,
+) -> Result<Vec<f32>, TrainError> {
     let mut out = Vec::new();
     for chunk in idx.chunks(EVAL_CHUNK) {
         if let Some(l) = logits_of(model, images, chunk, device) {
@@ -773,8 +866,17 @@ pub async fn read_logits(model: &LeNet, images: &Tensor<4>, idx: &[usize], devic
 }
 
 /// Logits of the images at `idx`, in chunks (model without autodiff; BN on running statistics).
-pub fn logits_of(model: &LeNet, images: &Tensor<4>, idx: &[usize], device: &Device) -> Option<Tensor<2>> {
-    let chunks: Vec<Tensor<2>> =
-        idx.chunks(EVAL_CHUNK).map(|c| model.forward(images.clone().select(0, index_tensor(c, device)), Mode::Eval).logits).collect();
+pub fn logits_of(
+    model: &LeNet,
+    images: &Tensor<4>,
+    idx: &[usize],
+    device: &Device,
+) -> Option<Tensor<2>> {
+    let chunks: Vec<Tensor<2>> = idx
+        .chunks(EVAL_CHUNK)
+        .map(|c| {
+            model.forward(images.clone().select(0, index_tensor(c, device)), Mode::Eval).logits
+        })
+        .collect();
     (!chunks.is_empty()).then(|| Tensor::cat(chunks, 0))
 }

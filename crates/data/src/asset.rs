@@ -84,18 +84,31 @@ impl Dataset {
     pub fn validate(&self, file: &str) -> Result<(), DataError> {
         for (split, s) in [(SplitName::Train, &self.train), (SplitName::Test, &self.test)] {
             if s.images.len() != s.labels.len() * self.pixels() {
-                let problem = FormatProblem::SplitSizes { split, labels: s.labels.len(), pixel_bytes: s.images.len() };
+                let problem = FormatProblem::SplitSizes {
+                    split,
+                    labels: s.labels.len(),
+                    pixel_bytes: s.images.len(),
+                };
                 return Err(DataError::format(file, problem));
             }
             if let Some(&label) = s.labels.iter().find(|&&l| l >= self.classes) {
-                return Err(DataError::format(file, FormatProblem::LabelOutOfRange { split, label, classes: self.classes }));
+                return Err(DataError::format(
+                    file,
+                    FormatProblem::LabelOutOfRange { split, label, classes: self.classes },
+                ));
             }
         }
         Ok(())
     }
 
     /// Checks the image shape and the number of classes against what a model expects.
-    pub fn check_shape(&self, file: &str, rows: usize, cols: usize, classes: u8) -> Result<(), DataError> {
+    pub fn check_shape(
+        &self,
+        file: &str,
+        rows: usize,
+        cols: usize,
+        classes: u8,
+    ) -> Result<(), DataError> {
         if (self.rows, self.cols, self.classes) != (rows, cols, classes) {
             let problem = FormatProblem::Shape {
                 rows: self.rows,
@@ -108,7 +121,10 @@ impl Dataset {
             return Err(DataError::format(file, problem));
         }
         if self.train.is_empty() || self.test.is_empty() {
-            return Err(DataError::format(file, FormatProblem::EmptySplit { train: self.train.len(), test: self.test.len() }));
+            return Err(DataError::format(
+                file,
+                FormatProblem::EmptySplit { train: self.train.len(), test: self.test.len() },
+            ));
         }
         Ok(())
     }
@@ -153,14 +169,18 @@ impl Dataset {
             &unpacked
         };
         if raw.len() > MAX_ASSET_BYTES {
-            return Err(DataError::format(file, FormatProblem::TooLarge { mb: MAX_ASSET_BYTES >> 20 }));
+            return Err(DataError::format(
+                file,
+                FormatProblem::TooLarge { mb: MAX_ASSET_BYTES >> 20 },
+            ));
         }
         let mut r = Reader { file, bytes: raw, at: 0 };
         if r.take(8)? != MAGIC {
             return Err(DataError::format(file, FormatProblem::NotAsset));
         }
         let name_len = r.take(1)?[0] as usize;
-        let name = String::from_utf8(r.take(name_len)?.to_vec()).map_err(|_| DataError::format(file, FormatProblem::NameNotUtf8))?;
+        let name = String::from_utf8(r.take(name_len)?.to_vec())
+            .map_err(|_| DataError::format(file, FormatProblem::NameNotUtf8))?;
         let classes = r.take(1)?[0];
         let rows = r.u16()? as usize;
         let cols = r.u16()? as usize;
@@ -169,10 +189,17 @@ impl Dataset {
         let px = rows * cols;
         let train_labels = r.take(n_train)?.to_vec();
         let test_labels = r.take(n_test)?.to_vec();
-        let train_images = r.take(n_train.checked_mul(px).ok_or_else(|| r.err(FormatProblem::SizesOverflow))?)?.to_vec();
-        let test_images = r.take(n_test.checked_mul(px).ok_or_else(|| r.err(FormatProblem::SizesOverflow))?)?.to_vec();
+        let train_images = r
+            .take(n_train.checked_mul(px).ok_or_else(|| r.err(FormatProblem::SizesOverflow))?)?
+            .to_vec();
+        let test_images = r
+            .take(n_test.checked_mul(px).ok_or_else(|| r.err(FormatProblem::SizesOverflow))?)?
+            .to_vec();
         if r.at != raw.len() {
-            return Err(DataError::format(file, FormatProblem::TrailingBytes { count: raw.len() - r.at }));
+            return Err(DataError::format(
+                file,
+                FormatProblem::TrailingBytes { count: raw.len() - r.at },
+            ));
         }
         let ds = Dataset {
             name,
@@ -200,7 +227,11 @@ impl<'a> Reader<'a> {
 
     fn take(&mut self, n: usize) -> Result<&'a [u8], DataError> {
         if self.bytes.len() - self.at < n {
-            return Err(self.err(FormatProblem::Truncated { needed: n, at: self.at, left: self.bytes.len() - self.at }));
+            return Err(self.err(FormatProblem::Truncated {
+                needed: n,
+                at: self.at,
+                left: self.bytes.len() - self.at,
+            }));
         }
         let s = &self.bytes[self.at..self.at + n];
         self.at += n;
@@ -306,6 +337,8 @@ mod tests {
     fn out_of_range_label_is_rejected() {
         let mut d = tiny();
         d.train.labels[0] = 7;
-        assert!(Dataset::decode("x", &d.encode()).unwrap_err().to_string().contains("out of range"));
+        assert!(
+            Dataset::decode("x", &d.encode()).unwrap_err().to_string().contains("out of range")
+        );
     }
 }

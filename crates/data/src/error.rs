@@ -149,31 +149,55 @@ pub enum FormatProblem {
 impl fmt::Display for FormatProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::SplitSizes { split, labels, pixel_bytes } => write!(f, "{split} split: {labels} labels but {pixel_bytes} pixel bytes"),
+            Self::SplitSizes { split, labels, pixel_bytes } => {
+                write!(f, "{split} split: {labels} labels but {pixel_bytes} pixel bytes")
+            }
             Self::LabelOutOfRange { split, label, classes } => {
                 write!(f, "{split} split: label {label} is out of range for {classes} classes")
             }
             Self::Shape { rows, cols, classes, want_rows, want_cols, want_classes } => {
                 let of = |n: u8| format!("{n} class{}", if n == 1 { "" } else { "es" });
-                write!(f, "{rows}×{cols} images in {}, expected {want_rows}×{want_cols} in {}", of(*classes), of(*want_classes))
+                write!(
+                    f,
+                    "{rows}×{cols} images in {}, expected {want_rows}×{want_cols} in {}",
+                    of(*classes),
+                    of(*want_classes)
+                )
             }
-            Self::EmptySplit { train, test } => write!(f, "{train} train and {test} test images; both splits must have some"),
-            Self::NeitherGzipNorAsset => f.write_str("neither gzip nor a Spotlight dataset asset (bad magic)"),
+            Self::EmptySplit { train, test } => {
+                write!(f, "{train} train and {test} test images; both splits must have some")
+            }
+            Self::NeitherGzipNorAsset => {
+                f.write_str("neither gzip nor a Spotlight dataset asset (bad magic)")
+            }
             Self::BadGzip(e) => write!(f, "not a valid gzip'd dataset asset: {e}"),
-            Self::TooLarge { mb } => write!(f, "decompresses to more than {mb} MB, too large for a dataset asset"),
+            Self::TooLarge { mb } => {
+                write!(f, "decompresses to more than {mb} MB, too large for a dataset asset")
+            }
             Self::NotAsset => f.write_str("not a Spotlight dataset asset (bad magic)"),
             Self::NameNotUtf8 => f.write_str("dataset name is not UTF-8"),
             Self::SizesOverflow => f.write_str("sizes overflow"),
             Self::TrailingBytes { count } => write!(f, "{count} trailing bytes after the dataset"),
             Self::Truncated { needed, at, left } => {
-                write!(f, "truncated dataset asset: needed {needed} more bytes at offset {at}, {left} left")
+                write!(
+                    f,
+                    "truncated dataset asset: needed {needed} more bytes at offset {at}, {left} left"
+                )
             }
             Self::IdxTooShort { len } => write!(f, "too short for an IDX header ({len} bytes)"),
-            Self::IdxMagic => f.write_str("not an IDX file (the magic number must start with two zero bytes)"),
-            Self::IdxType { byte } => write!(f, "IDX element type 0x{byte:02x} is not supported (only 0x08, unsigned byte)"),
+            Self::IdxMagic => {
+                f.write_str("not an IDX file (the magic number must start with two zero bytes)")
+            }
+            Self::IdxType { byte } => write!(
+                f,
+                "IDX element type 0x{byte:02x} is not supported (only 0x08, unsigned byte)"
+            ),
             Self::IdxZeroDims => f.write_str("IDX file has zero dimensions"),
             Self::IdxHeaderTruncated { rank, header, len } => {
-                write!(f, "truncated IDX header: {rank} dimensions need {header} bytes, file has {len}")
+                write!(
+                    f,
+                    "truncated IDX header: {rank} dimensions need {header} bytes, file has {len}"
+                )
             }
             Self::IdxOverflow { dims } => write!(f, "IDX dimensions {dims:?} overflow"),
             Self::IdxBodySize { dims, count, len } => write!(
@@ -181,16 +205,26 @@ impl fmt::Display for FormatProblem {
                 "IDX dimensions {dims:?} need {count} data bytes, file has {len}{}",
                 if len < count { " (truncated)" } else { " (trailing bytes)" }
             ),
-            Self::NotLabelFile { dims } => write!(f, "expected a 1-D label file, got dimensions {dims:?}"),
-            Self::NotImageFile { dims } => write!(f, "expected a 3-D image file, got dimensions {dims:?}"),
+            Self::NotLabelFile { dims } => {
+                write!(f, "expected a 1-D label file, got dimensions {dims:?}")
+            }
+            Self::NotImageFile { dims } => {
+                write!(f, "expected a 3-D image file, got dimensions {dims:?}")
+            }
             Self::LabelCount { labels, images } => write!(f, "{labels} labels for {images} images"),
             Self::ImageShapes { rows, cols, train_rows, train_cols } => {
                 write!(f, "images are {rows}x{cols}, train images {train_rows}x{train_cols}")
             }
             Self::NotClassFile(e) => write!(f, "not a Fashion-MNIST class file: {e}"),
-            Self::EntryPixels { entry, pixels } => write!(f, "entry {entry} has {pixels} pixels, expected 784"),
-            Self::PixelValue { entry, value } => write!(f, "entry {entry} has pixel value {value} > 255"),
-            Self::TooFewImages { count, need_more_than } => write!(f, "only {count} images; need more than {need_more_than}"),
+            Self::EntryPixels { entry, pixels } => {
+                write!(f, "entry {entry} has {pixels} pixels, expected 784")
+            }
+            Self::PixelValue { entry, value } => {
+                write!(f, "entry {entry} has pixel value {value} > 255")
+            }
+            Self::TooFewImages { count, need_more_than } => {
+                write!(f, "only {count} images; need more than {need_more_than}")
+            }
         }
     }
 }
@@ -231,27 +265,58 @@ mod tests {
     #[test]
     fn the_english_is_todays() {
         let cases = [
-            (FormatProblem::SplitSizes { split: SplitName::Train, labels: 3, pixel_bytes: 11 }, "train split: 3 labels but 11 pixel bytes"),
+            (
+                FormatProblem::SplitSizes { split: SplitName::Train, labels: 3, pixel_bytes: 11 },
+                "train split: 3 labels but 11 pixel bytes",
+            ),
             (
                 FormatProblem::LabelOutOfRange { split: SplitName::Test, label: 7, classes: 3 },
                 "test split: label 7 is out of range for 3 classes",
             ),
             (
-                FormatProblem::Shape { rows: 28, cols: 28, classes: 1, want_rows: 28, want_cols: 28, want_classes: 10 },
+                FormatProblem::Shape {
+                    rows: 28,
+                    cols: 28,
+                    classes: 1,
+                    want_rows: 28,
+                    want_cols: 28,
+                    want_classes: 10,
+                },
                 "28×28 images in 1 class, expected 28×28 in 10 classes",
             ),
-            (FormatProblem::EmptySplit { train: 5, test: 0 }, "5 train and 0 test images; both splits must have some"),
-            (FormatProblem::NeitherGzipNorAsset, "neither gzip nor a Spotlight dataset asset (bad magic)"),
-            (FormatProblem::BadGzip("corrupt deflate stream".into()), "not a valid gzip'd dataset asset: corrupt deflate stream"),
-            (FormatProblem::TooLarge { mb: 64 }, "decompresses to more than 64 MB, too large for a dataset asset"),
+            (
+                FormatProblem::EmptySplit { train: 5, test: 0 },
+                "5 train and 0 test images; both splits must have some",
+            ),
+            (
+                FormatProblem::NeitherGzipNorAsset,
+                "neither gzip nor a Spotlight dataset asset (bad magic)",
+            ),
+            (
+                FormatProblem::BadGzip("corrupt deflate stream".into()),
+                "not a valid gzip'd dataset asset: corrupt deflate stream",
+            ),
+            (
+                FormatProblem::TooLarge { mb: 64 },
+                "decompresses to more than 64 MB, too large for a dataset asset",
+            ),
             (FormatProblem::NotAsset, "not a Spotlight dataset asset (bad magic)"),
             (FormatProblem::NameNotUtf8, "dataset name is not UTF-8"),
             (FormatProblem::SizesOverflow, "sizes overflow"),
             (FormatProblem::TrailingBytes { count: 2 }, "2 trailing bytes after the dataset"),
-            (FormatProblem::Truncated { needed: 4, at: 30, left: 1 }, "truncated dataset asset: needed 4 more bytes at offset 30, 1 left"),
+            (
+                FormatProblem::Truncated { needed: 4, at: 30, left: 1 },
+                "truncated dataset asset: needed 4 more bytes at offset 30, 1 left",
+            ),
             (FormatProblem::IdxTooShort { len: 2 }, "too short for an IDX header (2 bytes)"),
-            (FormatProblem::IdxMagic, "not an IDX file (the magic number must start with two zero bytes)"),
-            (FormatProblem::IdxType { byte: 0x0d }, "IDX element type 0x0d is not supported (only 0x08, unsigned byte)"),
+            (
+                FormatProblem::IdxMagic,
+                "not an IDX file (the magic number must start with two zero bytes)",
+            ),
+            (
+                FormatProblem::IdxType { byte: 0x0d },
+                "IDX element type 0x0d is not supported (only 0x08, unsigned byte)",
+            ),
             (FormatProblem::IdxZeroDims, "IDX file has zero dimensions"),
             (
                 FormatProblem::IdxHeaderTruncated { rank: 3, header: 16, len: 10 },
@@ -266,14 +331,32 @@ mod tests {
                 FormatProblem::IdxBodySize { dims: vec![2, 3], count: 6, len: 7 },
                 "IDX dimensions [2, 3] need 6 data bytes, file has 7 (trailing bytes)",
             ),
-            (FormatProblem::NotLabelFile { dims: vec![2, 3] }, "expected a 1-D label file, got dimensions [2, 3]"),
-            (FormatProblem::NotImageFile { dims: vec![2] }, "expected a 3-D image file, got dimensions [2]"),
+            (
+                FormatProblem::NotLabelFile { dims: vec![2, 3] },
+                "expected a 1-D label file, got dimensions [2, 3]",
+            ),
+            (
+                FormatProblem::NotImageFile { dims: vec![2] },
+                "expected a 3-D image file, got dimensions [2]",
+            ),
             (FormatProblem::LabelCount { labels: 3, images: 2 }, "3 labels for 2 images"),
-            (FormatProblem::ImageShapes { rows: 2, cols: 3, train_rows: 28, train_cols: 28 }, "images are 2x3, train images 28x28"),
+            (
+                FormatProblem::ImageShapes { rows: 2, cols: 3, train_rows: 28, train_cols: 28 },
+                "images are 2x3, train images 28x28",
+            ),
             (FormatProblem::NotClassFile("EOF".into()), "not a Fashion-MNIST class file: EOF"),
-            (FormatProblem::EntryPixels { entry: 4, pixels: 2 }, "entry 4 has 2 pixels, expected 784"),
-            (FormatProblem::PixelValue { entry: 4, value: 300 }, "entry 4 has pixel value 300 > 255"),
-            (FormatProblem::TooFewImages { count: 900, need_more_than: 1000 }, "only 900 images; need more than 1000"),
+            (
+                FormatProblem::EntryPixels { entry: 4, pixels: 2 },
+                "entry 4 has 2 pixels, expected 784",
+            ),
+            (
+                FormatProblem::PixelValue { entry: 4, value: 300 },
+                "entry 4 has pixel value 300 > 255",
+            ),
+            (
+                FormatProblem::TooFewImages { count: 900, need_more_than: 1000 },
+                "only 900 images; need more than 1000",
+            ),
         ];
         for (problem, text) in cases {
             assert_eq!(problem.to_string(), text);

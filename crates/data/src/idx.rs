@@ -30,7 +30,10 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Idx, DataError> {
     }
     let header = 4 + 4 * rank;
     if bytes.len() < header {
-        return Err(DataError::format(file, FormatProblem::IdxHeaderTruncated { rank, header, len: bytes.len() }));
+        return Err(DataError::format(
+            file,
+            FormatProblem::IdxHeaderTruncated { rank, header, len: bytes.len() },
+        ));
     }
     let dims: Vec<usize> = (0..rank)
         .map(|i| {
@@ -38,13 +41,15 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Idx, DataError> {
             u32::from_be_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]]) as usize
         })
         .collect();
-    let count = dims
-        .iter()
-        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
-        .ok_or_else(|| DataError::format(file, FormatProblem::IdxOverflow { dims: dims.clone() }))?;
+    let count = dims.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d)).ok_or_else(|| {
+        DataError::format(file, FormatProblem::IdxOverflow { dims: dims.clone() })
+    })?;
     let body = &bytes[header..];
     if body.len() != count {
-        return Err(DataError::format(file, FormatProblem::IdxBodySize { dims, count, len: body.len() }));
+        return Err(DataError::format(
+            file,
+            FormatProblem::IdxBodySize { dims, count, len: body.len() },
+        ));
     }
     Ok(Idx { dims, data: body.to_vec() })
 }
@@ -154,7 +159,8 @@ mod tests {
 
     #[test]
     fn huge_dimensions_do_not_panic() {
-        let b = [0u8, 0, 8, 3, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff];
+        let b =
+            [0u8, 0, 8, 3, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff];
         assert!(parse("f", &b).is_err());
     }
 }

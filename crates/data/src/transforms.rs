@@ -44,9 +44,16 @@ pub fn other_class(label: u8, classes: u8, rng: &mut Rng) -> u8 {
 
 /// Symmetric label flipping: exactly `count` of the `eligible` indices get a different class,
 /// chosen uniformly. Returns the flipped indices, sorted.
-pub fn flip_labels_among(labels: &mut [u8], eligible: &[usize], count: usize, classes: u8, rng: &mut Rng) -> Vec<usize> {
+pub fn flip_labels_among(
+    labels: &mut [u8],
+    eligible: &[usize],
+    count: usize,
+    classes: u8,
+    rng: &mut Rng,
+) -> Vec<usize> {
     let count = count.min(eligible.len());
-    let mut chosen: Vec<usize> = rng.sample_indices(eligible.len(), count).into_iter().map(|i| eligible[i]).collect();
+    let mut chosen: Vec<usize> =
+        rng.sample_indices(eligible.len(), count).into_iter().map(|i| eligible[i]).collect();
     chosen.sort_unstable();
     for &i in &chosen {
         labels[i] = other_class(labels[i], classes, rng);
@@ -68,7 +75,8 @@ pub fn flip_labels(labels: &[u8], fraction: f64, classes: u8, seed: u64) -> Flip
     let mut rng = Rng::derive(seed, "flip");
     let mut out = labels.to_vec();
     let all: Vec<usize> = (0..labels.len()).collect();
-    let flipped = flip_labels_among(&mut out, &all, count_for(fraction, labels.len()), classes, &mut rng);
+    let flipped =
+        flip_labels_among(&mut out, &all, count_for(fraction, labels.len()), classes, &mut rng);
     Flipped { labels: out, flipped }
 }
 
@@ -97,7 +105,11 @@ pub fn inject_ood_at(
         OodSource::PixelShuffle => 0,
     };
     // Distinct pool images while the pool is large enough.
-    let picks = if pool_len >= chosen.len() { rng.sample_indices(pool_len, chosen.len()) } else { Vec::new() };
+    let picks = if pool_len >= chosen.len() {
+        rng.sample_indices(pool_len, chosen.len())
+    } else {
+        Vec::new()
+    };
     for (k, &i) in chosen.iter().enumerate() {
         let img = &mut images[i * pixels..(i + 1) * pixels];
         match source {
@@ -143,7 +155,17 @@ pub fn corrupt(
     ood_source: OodSource<'_>,
     seed: u64,
 ) -> Corrupted {
-    corrupt_stratified(images, labels, pixels, classes, label_noise, ood_fraction, ood_source, &vec![0; labels.len()], seed)
+    corrupt_stratified(
+        images,
+        labels,
+        pixels,
+        classes,
+        label_noise,
+        ood_fraction,
+        ood_source,
+        &vec![0; labels.len()],
+        seed,
+    )
 }
 
 /// [`corrupt`] within each stratum separately: stratum `s` (the samples `i` with
@@ -165,8 +187,12 @@ pub fn corrupt_stratified(
     let n = labels.len();
     assert_eq!(images.len(), n * pixels, "images and labels disagree");
     assert_eq!(strata.len(), n, "one stratum per sample");
-    let mut out =
-        Corrupted { images: images.to_vec(), labels: labels.to_vec(), true_labels: labels.to_vec(), kinds: vec![SampleKind::Clean; n] };
+    let mut out = Corrupted {
+        images: images.to_vec(),
+        labels: labels.to_vec(),
+        true_labels: labels.to_vec(),
+        kinds: vec![SampleKind::Clean; n],
+    };
     let mut ids: Vec<u8> = strata.to_vec();
     ids.sort_unstable();
     ids.dedup();
@@ -175,14 +201,33 @@ pub fn corrupt_stratified(
     for s in ids {
         let members: Vec<usize> = (0..n).filter(|&i| strata[i] == s).collect();
         let m = members.len();
-        let mut ood: Vec<usize> = ood_rng.sample_indices(m, count_for(ood_fraction, m)).into_iter().map(|j| members[j]).collect();
+        let mut ood: Vec<usize> = ood_rng
+            .sample_indices(m, count_for(ood_fraction, m))
+            .into_iter()
+            .map(|j| members[j])
+            .collect();
         ood.sort_unstable();
-        inject_ood_at(&mut out.images, &mut out.labels, pixels, &ood, classes, ood_source, &mut ood_rng);
+        inject_ood_at(
+            &mut out.images,
+            &mut out.labels,
+            pixels,
+            &ood,
+            classes,
+            ood_source,
+            &mut ood_rng,
+        );
         for &i in &ood {
             out.kinds[i] = SampleKind::Ood;
         }
-        let eligible: Vec<usize> = members.iter().copied().filter(|&i| out.kinds[i] == SampleKind::Clean).collect();
-        let flipped = flip_labels_among(&mut out.labels, &eligible, count_for(label_noise, m), classes, &mut flip_rng);
+        let eligible: Vec<usize> =
+            members.iter().copied().filter(|&i| out.kinds[i] == SampleKind::Clean).collect();
+        let flipped = flip_labels_among(
+            &mut out.labels,
+            &eligible,
+            count_for(label_noise, m),
+            classes,
+            &mut flip_rng,
+        );
         for &i in &flipped {
             out.kinds[i] = SampleKind::Flipped;
         }
@@ -290,13 +335,44 @@ mod tests {
         let l = labels(n);
         // Strata of 700 and 300: 5 % flips and 2 % OOD must be exact in each.
         let strata: Vec<u8> = (0..n).map(|i| u8::from(i % 10 < 3)).collect();
-        let c = corrupt_stratified(&images, &l, px, 10, 0.05, 0.02, OodSource::PixelShuffle, &strata, 5);
+        let c = corrupt_stratified(
+            &images,
+            &l,
+            px,
+            10,
+            0.05,
+            0.02,
+            OodSource::PixelShuffle,
+            &strata,
+            5,
+        );
         for (s, size) in [(0u8, 700usize), (1, 300)] {
             let count = |kind| (0..n).filter(|&i| strata[i] == s && c.kinds[i] == kind).count();
-            assert_eq!(count(SampleKind::Flipped), (0.05 * size as f64).round() as usize, "stratum {s}");
-            assert_eq!(count(SampleKind::Ood), (0.02 * size as f64).round() as usize, "stratum {s}");
+            assert_eq!(
+                count(SampleKind::Flipped),
+                (0.05 * size as f64).round() as usize,
+                "stratum {s}"
+            );
+            assert_eq!(
+                count(SampleKind::Ood),
+                (0.02 * size as f64).round() as usize,
+                "stratum {s}"
+            );
         }
-        assert_eq!(c, corrupt_stratified(&images, &l, px, 10, 0.05, 0.02, OodSource::PixelShuffle, &strata, 5));
+        assert_eq!(
+            c,
+            corrupt_stratified(
+                &images,
+                &l,
+                px,
+                10,
+                0.05,
+                0.02,
+                OodSource::PixelShuffle,
+                &strata,
+                5
+            )
+        );
     }
 
     #[test]

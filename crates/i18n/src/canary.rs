@@ -89,13 +89,26 @@ pub const EN: Canary = Canary {
     clear: "Clear",
     planted: "Planted in the next run (and in the share link).",
     empty: "Nothing drawn: no canary.",
-    fashion: ["T-shirt/top", "trouser", "pullover", "dress", "coat", "sandal", "shirt", "sneaker", "bag", "ankle boot"],
+    fashion: [
+        "T-shirt/top",
+        "trouser",
+        "pullover",
+        "dress",
+        "coat",
+        "sandal",
+        "shirt",
+        "sneaker",
+        "bag",
+        "ankle boot",
+    ],
     title: "Your drawing, the outlier",
     planted_as: "planted as ",
     no_attack: "The attack did not run (no shadow models), so there is no attacker's confidence.",
     confidence: "The attacker's confidence that your drawing was in the training data: ",
     scored: |model, conf, rank, of, clean, non| {
-        format!("{model} {conf} (ranked {rank} of {of} candidates; a typical clean member {clean}, a non-member {non})")
+        format!(
+            "{model} {conf} (ranked {rank} of {of} candidates; a typical clean member {clean}, a non-member {non})"
+        )
     },
     verdict: |v| {
         let attacker = match v.likely {
@@ -109,7 +122,11 @@ pub const EN: Canary = Canary {
                 v.above, v.rank, v.of
             ),
         };
-        format!("{}: learned your label — {}.{attacker}", v.model, if v.learned { "yes" } else { "no" })
+        format!(
+            "{}: learned your label — {}.{attacker}",
+            v.model,
+            if v.learned { "yes" } else { "no" }
+        )
     },
     predicts: |model| format!("{model} predicts"),
     p_label: "p(your label)",
@@ -146,13 +163,26 @@ pub const ES: Canary = Canary {
     clear: "Borrar",
     planted: "Plantado en la próxima ejecución (y en el enlace para compartir).",
     empty: "Nada dibujado: sin canario.",
-    fashion: ["camiseta/top", "pantalón", "suéter", "vestido", "abrigo", "sandalia", "camisa", "zapatilla deportiva", "bolso", "botín"],
+    fashion: [
+        "camiseta/top",
+        "pantalón",
+        "suéter",
+        "vestido",
+        "abrigo",
+        "sandalia",
+        "camisa",
+        "zapatilla deportiva",
+        "bolso",
+        "botín",
+    ],
     title: "Tu dibujo, el atípico",
     planted_as: "plantado como ",
     no_attack: "El ataque no se ejecutó (sin modelos sombra), así que no hay confianza del atacante.",
     confidence: "Confianza del atacante en que tu dibujo estaba en los datos de entrenamiento: ",
     scored: |model, conf, rank, of, clean, non| {
-        format!("{model} {conf} (puesto {rank} de {of} candidatos; un miembro limpio típico {clean}, un no miembro {non})")
+        format!(
+            "{model} {conf} (puesto {rank} de {of} candidatos; un miembro limpio típico {clean}, un no miembro {non})"
+        )
     },
     verdict: |v| {
         let attacker = match v.likely {
@@ -166,7 +196,11 @@ pub const ES: Canary = Canary {
                 v.above, v.rank, v.of
             ),
         };
-        format!("{}: aprendió tu etiqueta — {}.{attacker}", v.model, if v.learned { "sí" } else { "no" })
+        format!(
+            "{}: aprendió tu etiqueta — {}.{attacker}",
+            v.model,
+            if v.learned { "sí" } else { "no" }
+        )
     },
     predicts: |model| format!("predicción ({model})"),
     p_label: "p(tu etiqueta)",
@@ -203,13 +237,26 @@ pub const PT: Canary = Canary {
     clear: "Limpar",
     planted: "Plantado na próxima execução (e no link de compartilhamento).",
     empty: "Nada desenhado: sem canário.",
-    fashion: ["camiseta/top", "calça", "pulôver", "vestido", "casaco", "sandália", "camisa", "tênis", "bolsa", "bota de cano curto"],
+    fashion: [
+        "camiseta/top",
+        "calça",
+        "pulôver",
+        "vestido",
+        "casaco",
+        "sandália",
+        "camisa",
+        "tênis",
+        "bolsa",
+        "bota de cano curto",
+    ],
     title: "Seu desenho, o atípico",
     planted_as: "plantado como ",
     no_attack: "O ataque não rodou (sem modelos-sombra), então não há confiança do atacante.",
     confidence: "Confiança do atacante de que o seu desenho estava nos dados de treino: ",
     scored: |model, conf, rank, of, clean, non| {
-        format!("{model} {conf} (posição {rank} de {of} candidatos; um membro limpo típico {clean}, um não membro {non})")
+        format!(
+            "{model} {conf} (posição {rank} de {of} candidatos; um membro limpo típico {clean}, um não membro {non})"
+        )
     },
     verdict: |v| {
         let attacker = match v.likely {
@@ -223,7 +270,11 @@ pub const PT: Canary = Canary {
                 v.above, v.rank, v.of
             ),
         };
-        format!("{}: aprendeu o seu rótulo — {}.{attacker}", v.model, if v.learned { "sim" } else { "não" })
+        format!(
+            "{}: aprendeu o seu rótulo — {}.{attacker}",
+            v.model,
+            if v.learned { "sim" } else { "não" }
+        )
     },
     predicts: |model| format!("predição ({model})"),
     p_label: "p(seu rótulo)",

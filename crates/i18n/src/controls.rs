@@ -91,7 +91,11 @@ pub const EN: Controls = Controls {
     rerun: "Rerun",
     cancel: "Cancel",
     share: LinkTexts { button: "Copy link", label: "share link", done: "Link copied." },
-    course_link: LinkTexts { button: "Copy course link", label: "course link", done: "Course link copied." },
+    course_link: LinkTexts {
+        button: "Copy course link",
+        label: "course link",
+        done: "Course link copied.",
+    },
     copy_failed: "Copy failed",
     select_below: "select the link below.",
     course: "Course link, for a class",
@@ -133,8 +137,16 @@ pub const ES: Controls = Controls {
     run: "Ejecutar",
     rerun: "Volver a ejecutar",
     cancel: "Cancelar",
-    share: LinkTexts { button: "Copiar enlace", label: "enlace para compartir", done: "Enlace copiado." },
-    course_link: LinkTexts { button: "Copiar enlace de curso", label: "enlace de curso", done: "Enlace de curso copiado." },
+    share: LinkTexts {
+        button: "Copiar enlace",
+        label: "enlace para compartir",
+        done: "Enlace copiado.",
+    },
+    course_link: LinkTexts {
+        button: "Copiar enlace de curso",
+        label: "enlace de curso",
+        done: "Enlace de curso copiado.",
+    },
     copy_failed: "No se pudo copiar",
     select_below: "selecciona el enlace de abajo.",
     course: "Enlace de curso, para una clase",
@@ -176,8 +188,16 @@ pub const PT: Controls = Controls {
     run: "Executar",
     rerun: "Executar de novo",
     cancel: "Cancelar",
-    share: LinkTexts { button: "Copiar link", label: "link para compartilhar", done: "Link copiado." },
-    course_link: LinkTexts { button: "Copiar link de curso", label: "link de curso", done: "Link de curso copiado." },
+    share: LinkTexts {
+        button: "Copiar link",
+        label: "link para compartilhar",
+        done: "Link copiado.",
+    },
+    course_link: LinkTexts {
+        button: "Copiar link de curso",
+        label: "link de curso",
+        done: "Link de curso copiado.",
+    },
     copy_failed: "A cópia falhou",
     select_below: "selecione o link abaixo.",
     course: "Link de curso, para uma turma",
@@ -206,9 +226,20 @@ mod tests {
     #[test]
     fn the_cpu_note_writes_numbers_each_languages_way() {
         let z = CpuSize { train: 1000, epochs: 6, gpu_train: 2000, gpu_epochs: 8 };
-        assert!((EN.sized)(&z).starts_with("Sized for your processor: 1000 training samples × 6 epochs,"), "{}", (EN.sized)(&z));
+        assert!(
+            (EN.sized)(&z)
+                .starts_with("Sized for your processor: 1000 training samples × 6 epochs,"),
+            "{}",
+            (EN.sized)(&z)
+        );
         assert!((EN.sized)(&z).contains("(2000 × 8 on a GPU)"));
-        assert!((ES.sized)(&z).contains("1000 muestras de entrenamiento × 6 épocas") && (ES.sized)(&z).contains("(2000 × 8 en una GPU)"));
-        assert!((PT.sized)(&z).contains("1.000 amostras de treino × 6 épocas") && (PT.sized)(&z).contains("(2.000 × 8 numa GPU)"));
+        assert!(
+            (ES.sized)(&z).contains("1000 muestras de entrenamiento × 6 épocas")
+                && (ES.sized)(&z).contains("(2000 × 8 en una GPU)")
+        );
+        assert!(
+            (PT.sized)(&z).contains("1.000 amostras de treino × 6 épocas")
+                && (PT.sized)(&z).contains("(2.000 × 8 numa GPU)")
+        );
     }
 }

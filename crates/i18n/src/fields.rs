@@ -19,7 +19,11 @@ const fn plain(label: &'static str, help: &'static str) -> FieldText {
 }
 
 /// A menu's field.
-const fn choice(label: &'static str, help: &'static str, options: &'static [&'static str]) -> FieldText {
+const fn choice(
+    label: &'static str,
+    help: &'static str,
+    options: &'static [&'static str],
+) -> FieldText {
     FieldText { label, help, options }
 }
 
@@ -125,10 +129,23 @@ pub const EN: Fields = Fields {
         "Compare BN and no-BN side by side",
         "Train the BN and the no-BN model on the same data and seed (the comparison is the lesson).",
     ),
-    batch_norm: plain("BatchNorm (single model)", "With the comparison off: whether the one model has BatchNorm."),
-    label_noise: plain("Flipped labels", "The share of training labels flipped to another class: samples only memorization can fit."),
-    ood_fraction: plain("OOD images", "The share of training images replaced by out-of-distribution images."),
-    ood_source: choice("OOD source", "Where the OOD images come from.", &["pixel-shuffled images", "the other dataset"]),
+    batch_norm: plain(
+        "BatchNorm (single model)",
+        "With the comparison off: whether the one model has BatchNorm.",
+    ),
+    label_noise: plain(
+        "Flipped labels",
+        "The share of training labels flipped to another class: samples only memorization can fit.",
+    ),
+    ood_fraction: plain(
+        "OOD images",
+        "The share of training images replaced by out-of-distribution images.",
+    ),
+    ood_source: choice(
+        "OOD source",
+        "Where the OOD images come from.",
+        &["pixel-shuffled images", "the other dataset"],
+    ),
     regularizer: plain("γ/σ regularizer", "Restrain γ/σ in the BN model (BN models only)."),
     reg_kind: choice(
         "Regularizer kind",
@@ -140,12 +157,19 @@ pub const EN: Fields = Fields {
             "clip |γ| ≤ τ·σ after each step",
         ],
     ),
-    reg_strength: plain("strength λ", "λ, the penalty's strength (for the γ-only, the (γ/σ)² and the hinge rules)."),
+    reg_strength: plain(
+        "strength λ",
+        "λ, the penalty's strength (for the γ-only, the (γ/σ)² and the hinge rules).",
+    ),
     reg_bound: plain("bound τ (clip)", "τ, the bound on γ/σ (for the clipping rule)."),
     epochs: plain("Epochs", "Passes over the training set."),
     batch_size: plain("Batch size", "Samples per training step (and per BN batch)."),
     learning_rate: plain("Learning rate", "The optimizer's step size."),
-    optimizer: choice("Optimizer", "Adam, or SGD with momentum 0.9.", &["Adam", "SGD (momentum 0.9)"]),
+    optimizer: choice(
+        "Optimizer",
+        "Adam, or SGD with momentum 0.9.",
+        &["Adam", "SGD (momentum 0.9)"],
+    ),
     train_size: plain("Training samples", "Training samples: the members, for the attack."),
     test_size: plain("Test samples", "Test samples used for test accuracy."),
     probe_size: plain(
@@ -169,7 +193,10 @@ pub const EN: Fields = Fields {
         "A 28×28 drawing planted among the training samples with the label you give it; the run then follows it alone: \
          what each model predicts for it, its gradient norm, and the attacker's confidence that it was trained on.",
     ),
-    canary_label: plain("Its label", "The label your drawing is planted with (a class number, 0–9)."),
+    canary_label: plain(
+        "Its label",
+        "The label your drawing is planted with (a class number, 0–9).",
+    ),
     parts: Parts {
         preset: "Preset menu",
         share: "Share link",
@@ -186,13 +213,20 @@ pub const EN: Fields = Fields {
 };
 
 pub const ES: Fields = Fields {
-    dataset: choice("Conjunto de datos", "Las imágenes con las que se entrena.", &["MNIST", "Fashion-MNIST"]),
+    dataset: choice(
+        "Conjunto de datos",
+        "Las imágenes con las que se entrena.",
+        &["MNIST", "Fashion-MNIST"],
+    ),
     compare: plain(
         "Comparar BN y sin BN lado a lado",
         "Entrena el modelo con BN y el modelo sin BN con los mismos datos y la misma semilla (la comparación es la \
          lección).",
     ),
-    batch_norm: plain("BatchNorm (un solo modelo)", "Con la comparación desactivada: si el único modelo tiene BatchNorm."),
+    batch_norm: plain(
+        "BatchNorm (un solo modelo)",
+        "Con la comparación desactivada: si el único modelo tiene BatchNorm.",
+    ),
     label_noise: plain(
         "Etiquetas invertidas",
         "La proporción de etiquetas de entrenamiento cambiadas a otra clase: muestras que solo la memorización puede \
@@ -207,7 +241,10 @@ pub const ES: Fields = Fields {
         "De dónde vienen las imágenes OOD.",
         &["imágenes con los píxeles barajados", "el otro conjunto de datos"],
     ),
-    regularizer: plain("Regularizador γ/σ", "Restringe γ/σ en el modelo con BN (solo modelos con BN)."),
+    regularizer: plain(
+        "Regularizador γ/σ",
+        "Restringe γ/σ en el modelo con BN (solo modelos con BN).",
+    ),
     reg_kind: choice(
         "Tipo de regularizador",
         "Qué regla restringe γ/σ.",
@@ -218,14 +255,27 @@ pub const ES: Fields = Fields {
             "recorta |γ| ≤ τ·σ tras cada paso",
         ],
     ),
-    reg_strength: plain("fuerza λ", "λ, la fuerza de la penalización (para las reglas de solo γ, de (γ/σ)² y de bisagra)."),
+    reg_strength: plain(
+        "fuerza λ",
+        "λ, la fuerza de la penalización (para las reglas de solo γ, de (γ/σ)² y de bisagra).",
+    ),
     reg_bound: plain("cota τ (recorte)", "τ, la cota de γ/σ (para la regla de recorte)."),
     epochs: plain("Épocas", "Pasadas por el conjunto de entrenamiento."),
     batch_size: plain("Tamaño del lote", "Muestras por paso de entrenamiento (y por lote de BN)."),
     learning_rate: plain("Tasa de aprendizaje", "El tamaño del paso del optimizador."),
-    optimizer: choice("Optimizador", "Adam, o SGD con momento 0,9.", &["Adam", "SGD (momento 0,9)"]),
-    train_size: plain("Muestras de entrenamiento", "Muestras de entrenamiento: los miembros, para el ataque."),
-    test_size: plain("Muestras de prueba", "Muestras de prueba con las que se mide la exactitud en prueba."),
+    optimizer: choice(
+        "Optimizador",
+        "Adam, o SGD con momento 0,9.",
+        &["Adam", "SGD (momento 0,9)"],
+    ),
+    train_size: plain(
+        "Muestras de entrenamiento",
+        "Muestras de entrenamiento: los miembros, para el ataque.",
+    ),
+    test_size: plain(
+        "Muestras de prueba",
+        "Muestras de prueba con las que se mide la exactitud en prueba.",
+    ),
     probe_size: plain(
         "Sonda del mecanismo por grupo",
         "Cuánto mueve un paso el margen de una muestra, y su gradiente, se miden en esta cantidad de muestras limpias y \
@@ -242,14 +292,20 @@ pub const ES: Fields = Fields {
         "Modelos sombra para LiRA: 0 desactiva el ataque; si no, al menos 2, para que cada candidato tenga un modelo IN \
          y uno OUT.",
     ),
-    seed: plain("Semilla", "Una sola semilla para la división de los datos, el ruido, los pesos y los lotes."),
+    seed: plain(
+        "Semilla",
+        "Una sola semilla para la división de los datos, el ruido, los pesos y los lotes.",
+    ),
     canary: plain(
         "Tu dibujo (el canario)",
         "Un dibujo de 28×28 plantado entre las muestras de entrenamiento con la etiqueta elegida; luego la ejecución lo \
          sigue por separado: qué predice cada modelo para él, su norma del gradiente y la confianza del atacante en que \
          se entrenó con él.",
     ),
-    canary_label: plain("Tu etiqueta", "La etiqueta con la que plantas tu dibujo (un número de clase, 0–9)."),
+    canary_label: plain(
+        "Tu etiqueta",
+        "La etiqueta con la que plantas tu dibujo (un número de clase, 0–9).",
+    ),
     parts: Parts {
         preset: "Menú de ajustes predefinidos",
         share: "Enlace para compartir",
@@ -266,17 +322,27 @@ pub const ES: Fields = Fields {
 };
 
 pub const PT: Fields = Fields {
-    dataset: choice("Conjunto de dados", "As imagens usadas no treino.", &["MNIST", "Fashion-MNIST"]),
+    dataset: choice(
+        "Conjunto de dados",
+        "As imagens usadas no treino.",
+        &["MNIST", "Fashion-MNIST"],
+    ),
     compare: plain(
         "Comparar BN e sem BN lado a lado",
         "Treina o modelo com BN e o modelo sem BN com os mesmos dados e a mesma semente (a comparação é a lição).",
     ),
-    batch_norm: plain("BatchNorm (modelo único)", "Com a comparação desligada: se o único modelo tem BatchNorm."),
+    batch_norm: plain(
+        "BatchNorm (modelo único)",
+        "Com a comparação desligada: se o único modelo tem BatchNorm.",
+    ),
     label_noise: plain(
         "Rótulos trocados",
         "A proporção de rótulos de treino trocados por outra classe: amostras que só a memorização consegue ajustar.",
     ),
-    ood_fraction: plain("Imagens OOD", "A proporção de imagens de treino substituídas por imagens fora da distribuição (OOD)."),
+    ood_fraction: plain(
+        "Imagens OOD",
+        "A proporção de imagens de treino substituídas por imagens fora da distribuição (OOD).",
+    ),
     ood_source: choice(
         "Origem das OOD",
         "De onde vêm as imagens OOD.",
@@ -293,12 +359,19 @@ pub const PT: Fields = Fields {
             "corta |γ| ≤ τ·σ após cada passo",
         ],
     ),
-    reg_strength: plain("força λ", "λ, a força da penalidade (para as regras de só γ, de (γ/σ)² e de dobradiça)."),
+    reg_strength: plain(
+        "força λ",
+        "λ, a força da penalidade (para as regras de só γ, de (γ/σ)² e de dobradiça).",
+    ),
     reg_bound: plain("limite τ (corte)", "τ, o limite de γ/σ (para a regra de corte)."),
     epochs: plain("Épocas", "Passagens pelo conjunto de treino."),
     batch_size: plain("Tamanho do lote", "Amostras por passo de treino (e por lote de BN)."),
     learning_rate: plain("Taxa de aprendizado", "O tamanho do passo do otimizador."),
-    optimizer: choice("Otimizador", "Adam, ou SGD com momento 0,9.", &["Adam", "SGD (momento 0,9)"]),
+    optimizer: choice(
+        "Otimizador",
+        "Adam, ou SGD com momento 0,9.",
+        &["Adam", "SGD (momento 0,9)"],
+    ),
     train_size: plain("Amostras de treino", "Amostras de treino: os membros, para o ataque."),
     test_size: plain("Amostras de teste", "Amostras de teste usadas para a acurácia de teste."),
     probe_size: plain(
@@ -316,14 +389,20 @@ pub const PT: Fields = Fields {
         "Modelos-sombra para o LiRA: 0 desliga o ataque; senão, pelo menos 2, para que cada candidato tenha um modelo \
          IN e um OUT.",
     ),
-    seed: plain("Semente", "Uma só semente para a divisão dos dados, o ruído, os pesos e os lotes."),
+    seed: plain(
+        "Semente",
+        "Uma só semente para a divisão dos dados, o ruído, os pesos e os lotes.",
+    ),
     canary: plain(
         "Seu desenho (o canário)",
         "Um desenho 28×28 plantado entre as amostras de treino com o rótulo escolhido; depois a execução o acompanha à \
          parte: o que cada modelo prevê para ele, sua norma do gradiente e a confiança do atacante de que ele foi usado \
          no treino.",
     ),
-    canary_label: plain("Seu rótulo", "O rótulo com que o desenho é plantado (um número de classe, 0–9)."),
+    canary_label: plain(
+        "Seu rótulo",
+        "O rótulo com que o desenho é plantado (um número de classe, 0–9).",
+    ),
     parts: Parts {
         preset: "Menu de predefinições",
         share: "Link para compartilhar",
@@ -355,8 +434,15 @@ mod tests {
                 _ => Vec::new(),
             };
             for (i, texts) in ALL.iter().enumerate() {
-                let t = texts.field(f.name).unwrap_or_else(|| panic!("language {i}: no texts for {}", f.name));
-                assert_eq!(t.options.len(), core_options.len(), "language {i}: the options of {}", f.name);
+                let t = texts
+                    .field(f.name)
+                    .unwrap_or_else(|| panic!("language {i}: no texts for {}", f.name));
+                assert_eq!(
+                    t.options.len(),
+                    core_options.len(),
+                    "language {i}: the options of {}",
+                    f.name
+                );
                 assert!(!t.label.is_empty() && !t.help.is_empty(), "language {i}: {}", f.name);
             }
             let en = EN.field(f.name).expect("checked above");
@@ -370,7 +456,10 @@ mod tests {
     fn every_part_of_a_course_link_has_its_name_in_every_language() {
         for (name, label) in course::parts() {
             for (i, texts) in ALL.iter().enumerate() {
-                assert!(texts.part(name).is_some_and(|p| !p.is_empty()), "language {i}: no name for the part {name}");
+                assert!(
+                    texts.part(name).is_some_and(|p| !p.is_empty()),
+                    "language {i}: no name for the part {name}"
+                );
             }
             assert_eq!(EN.part(name), Some(label), "English of the part {name}");
         }

@@ -86,7 +86,12 @@ pub const EN: Lenses = Lenses {
     memorized_says: |o| {
         let what = if o.ood { "odd (OOD) images" } else { "wrong labels" };
         let Some((first, n)) = o.models.first() else { return String::new() };
-        format!("After epoch {}: {first} has learned {n} of its {} {what} by heart{}.", o.epoch, o.of, rest(&o.models, "; "))
+        format!(
+            "After epoch {}: {first} has learned {n} of its {} {what} by heart{}.",
+            o.epoch,
+            o.of,
+            rest(&o.models, "; ")
+        )
     },
     memorized_waits: "Press Run: the sentence here will count how many of the wrong labels each model learns by heart.",
     measured_earlier: |n, e| {
@@ -97,8 +102,12 @@ pub const EN: Lenses = Lenses {
     memorized_soon: "Training: the count comes after the first epoch.",
     memorized_none: "No flipped labels and no odd images in this run: nothing that only memorization can fit.",
     attack_says: |models| {
-        let all: Vec<String> = models.iter().map(|(m, p)| format!("{p} of {m}'s members")).collect();
-        format!("The attacker (LiRA) finds {} while wrongly accusing only 1 in 100 outsiders.", all.join(", "))
+        let all: Vec<String> =
+            models.iter().map(|(m, p)| format!("{p} of {m}'s members")).collect();
+        format!(
+            "The attacker (LiRA) finds {} while wrongly accusing only 1 in 100 outsiders.",
+            all.join(", ")
+        )
     },
     epoch_columns: ["epoch", "flipped", "OOD", "clean train", "test"],
     just_happened: "What just happened",
@@ -144,7 +153,13 @@ pub const EN: Lenses = Lenses {
         accusing only 1 in 100 non-members. The last column runs LiRA on the outliers alone: flipped and OOD members against \
         flipped and OOD non-members. While the models train, the simplest attack — \"a low loss means member\" — is tried on a \
         small fixed sample of members and non-members, several times per epoch.",
-    attack_columns: ["LiRA AUC", "TPR @ 1% FPR", "offline AUC", "loss-attack AUC", "LiRA AUC, noisy only"],
+    attack_columns: [
+        "LiRA AUC",
+        "TPR @ 1% FPR",
+        "offline AUC",
+        "loss-attack AUC",
+        "LiRA AUC, noisy only",
+    ],
 };
 
 pub const ES: Lenses = Lenses {
@@ -162,7 +177,12 @@ pub const ES: Lenses = Lenses {
     memorized_says: |o| {
         let what = if o.ood { "imágenes ajenas (OOD)" } else { "etiquetas erróneas" };
         let Some((first, n)) = o.models.first() else { return String::new() };
-        format!("Tras la época {}: {first} se ha aprendido de memoria {n} de sus {} {what}{}.", o.epoch, o.of, rest(&o.models, "; "))
+        format!(
+            "Tras la época {}: {first} se ha aprendido de memoria {n} de sus {} {what}{}.",
+            o.epoch,
+            o.of,
+            rest(&o.models, "; ")
+        )
     },
     memorized_waits: "Pulsa Ejecutar: esta frase contará cuántas etiquetas erróneas aprende de memoria cada modelo.",
     measured_earlier: |n, e| {
@@ -173,8 +193,12 @@ pub const ES: Lenses = Lenses {
     memorized_soon: "Entrenando: la cuenta llega tras la primera época.",
     memorized_none: "Ni etiquetas invertidas ni imágenes ajenas en esta ejecución: nada que solo la memorización pueda ajustar.",
     attack_says: |models| {
-        let all: Vec<String> = models.iter().map(|(m, p)| format!("el {p} de los miembros de {m}")).collect();
-        format!("El atacante (LiRA) encuentra {} acusando por error solo a 1 de cada 100 ajenos.", all.join(", "))
+        let all: Vec<String> =
+            models.iter().map(|(m, p)| format!("el {p} de los miembros de {m}")).collect();
+        format!(
+            "El atacante (LiRA) encuentra {} acusando por error solo a 1 de cada 100 ajenos.",
+            all.join(", ")
+        )
     },
     epoch_columns: ["época", "etiqueta invertida", "OOD", "entrenamiento limpio", "prueba"],
     just_happened: "Lo que acaba de pasar",
@@ -225,7 +249,13 @@ pub const ES: Lenses = Lenses {
         última columna aplica LiRA solo a los atípicos: miembros con etiqueta invertida y OOD frente a no miembros con \
         etiqueta invertida y OOD. Mientras los modelos entrenan, el ataque más simple (\"una pérdida baja significa \
         miembro\") se prueba con una pequeña muestra fija de miembros y no miembros, varias veces por época.",
-    attack_columns: ["AUC de LiRA", "TPR con FPR del 1 %", "AUC offline", "AUC del ataque por pérdida", "AUC de LiRA, solo ruidosas"],
+    attack_columns: [
+        "AUC de LiRA",
+        "TPR con FPR del 1 %",
+        "AUC offline",
+        "AUC del ataque por pérdida",
+        "AUC de LiRA, solo ruidosas",
+    ],
 };
 
 pub const PT: Lenses = Lenses {
@@ -243,7 +273,12 @@ pub const PT: Lenses = Lenses {
     memorized_says: |o| {
         let what = if o.ood { "imagens estranhas (OOD)" } else { "rótulos errados" };
         let Some((first, n)) = o.models.first() else { return String::new() };
-        format!("Após a época {}: {first} decorou {n} dos seus {} {what}{}.", o.epoch, o.of, rest(&o.models, "; "))
+        format!(
+            "Após a época {}: {first} decorou {n} dos seus {} {what}{}.",
+            o.epoch,
+            o.of,
+            rest(&o.models, "; ")
+        )
     },
     memorized_waits: "Clique em Executar: esta frase contará quantos rótulos errados cada modelo decora.",
     measured_earlier: |n, e| {
@@ -254,8 +289,12 @@ pub const PT: Lenses = Lenses {
     memorized_soon: "Treinando: a contagem vem depois da primeira época.",
     memorized_none: "Nem rótulos trocados nem imagens estranhas nesta execução: nada que só a memorização consiga ajustar.",
     attack_says: |models| {
-        let all: Vec<String> = models.iter().map(|(m, p)| format!("{p} dos membros de {m}")).collect();
-        format!("O atacante (LiRA) encontra {} acusando por engano só 1 em cada 100 de fora.", all.join(", "))
+        let all: Vec<String> =
+            models.iter().map(|(m, p)| format!("{p} dos membros de {m}")).collect();
+        format!(
+            "O atacante (LiRA) encontra {} acusando por engano só 1 em cada 100 de fora.",
+            all.join(", ")
+        )
     },
     epoch_columns: ["época", "rótulo trocado", "OOD", "treino limpo", "teste"],
     just_happened: "O que acabou de acontecer",
@@ -303,5 +342,11 @@ pub const PT: Lenses = Lenses {
         atípicos: membros com rótulo trocado e OOD contra não membros com rótulo trocado e OOD. Enquanto os modelos treinam, o \
         ataque mais simples (\"perda baixa significa membro\") é testado em uma pequena amostra fixa de membros e não \
         membros, várias vezes por época.",
-    attack_columns: ["AUC do LiRA", "TPR com FPR de 1%", "AUC offline", "AUC do ataque por perda", "AUC do LiRA, só ruidosas"],
+    attack_columns: [
+        "AUC do LiRA",
+        "TPR com FPR de 1%",
+        "AUC offline",
+        "AUC do ataque por perda",
+        "AUC do LiRA, só ruidosas",
+    ],
 };

@@ -235,7 +235,9 @@ mod tests {
         match v {
             Value::String(s) => out.push((path.to_string(), s.clone())),
             Value::Object(m) => m.iter().for_each(|(k, v)| leaves(&format!("{path}.{k}"), v, out)),
-            Value::Array(a) => a.iter().enumerate().for_each(|(i, v)| leaves(&format!("{path}[{i}]"), v, out)),
+            Value::Array(a) => {
+                a.iter().enumerate().for_each(|(i, v)| leaves(&format!("{path}[{i}]"), v, out))
+            }
             _ => {}
         }
     }
@@ -251,20 +253,32 @@ mod tests {
         let en = texts(&EN);
         for lang in [Lang::Es, Lang::Pt] {
             let other = texts(lang.texts());
-            assert_eq!(other.len(), en.len(), "{lang:?}: lists of texts of another length than English's");
+            assert_eq!(
+                other.len(),
+                en.len(),
+                "{lang:?}: lists of texts of another length than English's"
+            );
             let left: Vec<_> = en
                 .iter()
                 .zip(&other)
                 .filter(|((_, e), (_, o))| e == o && !SAME_EVERYWHERE.contains(&e.as_str()))
                 .map(|((p, e), _)| format!("{p}: {e:?}"))
                 .collect();
-            assert!(left.is_empty(), "{lang:?} leaves these texts in English:\n{}", left.join("\n"));
+            assert!(
+                left.is_empty(),
+                "{lang:?} leaves these texts in English:\n{}",
+                left.join("\n")
+            );
         }
     }
 
     #[test]
     fn the_links_languages_are_the_pages() {
-        assert_eq!(spotlight_core::course::LANGS, Lang::ALL.map(Lang::code), "lang= must accept exactly the page's languages");
+        assert_eq!(
+            spotlight_core::course::LANGS,
+            Lang::ALL.map(Lang::code),
+            "lang= must accept exactly the page's languages"
+        );
     }
 
     #[test]

@@ -98,7 +98,9 @@ pub struct Notices {
 
 pub const EN: Notices = Notices {
     unknown_key: "ignored unknown setting ",
-    invalid: |key, value, reason| format!("{key}: {value} is not valid ({reason}); kept the default"),
+    invalid: |key, value, reason| {
+        format!("{key}: {value} is not valid ({reason}); kept the default")
+    },
     clamped: |key, value, to| format!("{key}: {value} is out of range; clamped to {to}"),
     repeated: |key| format!("{key} was given more than once; the last value counts"),
     too_many: |max| format!("ignored everything after the first {max} settings"),
@@ -128,22 +130,33 @@ pub const EN: Notices = Notices {
     drawing_empty: "the drawing is empty",
 
     out_of_range: |value, min, max| format!("{value} is out of range; allowed {min} to {max}"),
-    too_few_clean: |sum, max| format!("label_noise + ood_fraction = {sum} leaves too few clean samples; allowed at most {max}"),
+    too_few_clean: |sum, max| {
+        format!(
+            "label_noise + ood_fraction = {sum} leaves too few clean samples; allowed at most {max}"
+        )
+    },
     one_shadow: "1 is not enough: LiRA needs an IN and an OUT model for every candidate; use 0 (no attack) or at least 2",
     batch_over_train: |batch, train| format!("{batch} is larger than train_size ({train})"),
     not_json: "not valid JSON: ",
     not_object: "expected a JSON object",
 
-    invalid_control: |name, raw, reason, kept| format!("{name}: {raw} is not valid ({reason}); kept {kept}"),
+    invalid_control: |name, raw, reason, kept| {
+        format!("{name}: {raw} is not valid ({reason}); kept {kept}")
+    },
     clamped_control: |name, raw, to, min, max, whole| {
-        format!("{name}: {raw} set to {to} (allowed {min} to {max}{})", if whole { ", whole numbers" } else { "" })
+        format!(
+            "{name}: {raw} set to {to} (allowed {min} to {max}{})",
+            if whole { ", whole numbers" } else { "" }
+        )
     },
     not_applied: |e| format!("{e}; not applied"),
 };
 
 pub const ES: Notices = Notices {
     unknown_key: "se ignoró un ajuste desconocido: ",
-    invalid: |key, value, reason| format!("{key}: {value} no es válido ({reason}); se mantiene el valor predeterminado"),
+    invalid: |key, value, reason| {
+        format!("{key}: {value} no es válido ({reason}); se mantiene el valor predeterminado")
+    },
     clamped: |key, value, to| format!("{key}: {value} está fuera de rango; se ajustó a {to}"),
     repeated: |key| format!("{key} aparece más de una vez; vale el último valor"),
     too_many: |max| format!("se ignoró todo lo que sigue a los primeros {max} ajustes"),
@@ -172,23 +185,36 @@ pub const ES: Notices = Notices {
     drawing_spill: "su último carácter tiene bits más allá de los 784 píxeles",
     drawing_empty: "el dibujo está vacío",
 
-    out_of_range: |value, min, max| format!("{value} está fuera de rango; se permite de {min} a {max}"),
-    too_few_clean: |sum, max| format!("label_noise + ood_fraction = {sum} deja muy pocas muestras limpias; se permite como máximo {max}"),
+    out_of_range: |value, min, max| {
+        format!("{value} está fuera de rango; se permite de {min} a {max}")
+    },
+    too_few_clean: |sum, max| {
+        format!(
+            "label_noise + ood_fraction = {sum} deja muy pocas muestras limpias; se permite como máximo {max}"
+        )
+    },
     one_shadow: "1 no alcanza: LiRA necesita un modelo IN y uno OUT para cada candidato; usa 0 (sin ataque) o al menos 2",
     batch_over_train: |batch, train| format!("{batch} es mayor que train_size ({train})"),
     not_json: "JSON no válido: ",
     not_object: "se esperaba un objeto JSON",
 
-    invalid_control: |name, raw, reason, kept| format!("{name}: {raw} no es válido ({reason}); se mantiene {kept}"),
+    invalid_control: |name, raw, reason, kept| {
+        format!("{name}: {raw} no es válido ({reason}); se mantiene {kept}")
+    },
     clamped_control: |name, raw, to, min, max, whole| {
-        format!("{name}: {raw} se ajustó a {to} (se permite de {min} a {max}{})", if whole { ", solo números enteros" } else { "" })
+        format!(
+            "{name}: {raw} se ajustó a {to} (se permite de {min} a {max}{})",
+            if whole { ", solo números enteros" } else { "" }
+        )
     },
     not_applied: |e| format!("{e}; no se aplicó"),
 };
 
 pub const PT: Notices = Notices {
     unknown_key: "configuração desconhecida ignorada: ",
-    invalid: |key, value, reason| format!("{key}: {value} não é válido ({reason}); mantido o valor padrão"),
+    invalid: |key, value, reason| {
+        format!("{key}: {value} não é válido ({reason}); mantido o valor padrão")
+    },
     clamped: |key, value, to| format!("{key}: {value} está fora do intervalo; ajustado para {to}"),
     repeated: |key| format!("{key} aparece mais de uma vez; vale o último valor"),
     too_many: |max| format!("tudo o que vem depois das primeiras {max} configurações foi ignorado"),
@@ -217,16 +243,27 @@ pub const PT: Notices = Notices {
     drawing_spill: "seu último caractere tem bits além dos 784 pixels",
     drawing_empty: "o desenho está vazio",
 
-    out_of_range: |value, min, max| format!("{value} está fora do intervalo; permitido de {min} a {max}"),
-    too_few_clean: |sum, max| format!("label_noise + ood_fraction = {sum} deixa poucas amostras limpas; permitido no máximo {max}"),
+    out_of_range: |value, min, max| {
+        format!("{value} está fora do intervalo; permitido de {min} a {max}")
+    },
+    too_few_clean: |sum, max| {
+        format!(
+            "label_noise + ood_fraction = {sum} deixa poucas amostras limpas; permitido no máximo {max}"
+        )
+    },
     one_shadow: "1 não basta: o LiRA precisa de um modelo IN e um OUT para cada candidato; use 0 (sem ataque) ou pelo menos 2",
     batch_over_train: |batch, train| format!("{batch} é maior que train_size ({train})"),
     not_json: "JSON inválido: ",
     not_object: "esperado um objeto JSON",
 
-    invalid_control: |name, raw, reason, kept| format!("{name}: {raw} não é válido ({reason}); mantido {kept}"),
+    invalid_control: |name, raw, reason, kept| {
+        format!("{name}: {raw} não é válido ({reason}); mantido {kept}")
+    },
     clamped_control: |name, raw, to, min, max, whole| {
-        format!("{name}: {raw} ajustado para {to} (permitido de {min} a {max}{})", if whole { ", só números inteiros" } else { "" })
+        format!(
+            "{name}: {raw} ajustado para {to} (permitido de {min} a {max}{})",
+            if whole { ", só números inteiros" } else { "" }
+        )
     },
     not_applied: |e| format!("{e}; não aplicado"),
 };

@@ -56,7 +56,11 @@ impl Said<'_> {
 
     /// `x` with its sign, "+3" or "−2".
     fn signed(&self, x: f64, decimals: usize) -> String {
-        if x >= 0.0 { format!("+{}", self.num(x, decimals)) } else { format!("−{}", self.num(-x, decimals)) }
+        if x >= 0.0 {
+            format!("+{}", self.num(x, decimals))
+        } else {
+            format!("−{}", self.num(-x, decimals))
+        }
     }
 
     /// 10^x, "1.8".
@@ -81,7 +85,10 @@ fn plain_en(id: char, s: &Said) -> Option<String> {
             s.times(s.get("log10 BN/no-BN noisy")?),
             s.times(s.get("log10 noisy/clean BN − no-BN")?)
         ),
-        'c' => format!("With 5 % wrong labels, the attacker's AUC is {} points higher against BN.", s.num(s.get("Δ AUC 5% (pts)")?, 0)),
+        'c' => format!(
+            "With 5 % wrong labels, the attacker's AUC is {} points higher against BN.",
+            s.num(s.get("Δ AUC 5% (pts)")?, 0)
+        ),
         'd' => format!(
             "From epoch 1 on, γ/σ grew {} more with 5 % wrong labels than with none (Adam).",
             s.signed(s.get("Adam Δγ/σ 5% − 0%, mean over layers")?, 2)
@@ -160,7 +167,10 @@ fn plain_pt(id: char, s: &Said) -> Option<String> {
             s.times(s.get("log10 BN/no-BN noisy")?),
             s.times(s.get("log10 noisy/clean BN − no-BN")?)
         ),
-        'c' => format!("Com 5% de rótulos errados, a AUC do atacante é {} pontos maior contra a BN.", s.num(s.get("Δ AUC 5% (pts)")?, 0)),
+        'c' => format!(
+            "Com 5% de rótulos errados, a AUC do atacante é {} pontos maior contra a BN.",
+            s.num(s.get("Δ AUC 5% (pts)")?, 0)
+        ),
         'd' => format!(
             "A partir da época 1, γ/σ cresceu {} a mais com 5% de rótulos errados do que sem nenhum (Adam).",
             s.signed(s.get("Adam Δγ/σ 5% − 0%, mean over layers")?, 2)
@@ -655,14 +665,16 @@ mod tests {
         // A sentence reads only numbers its claim is tested on (so the core writes them whenever
         // the claim has a verdict), and writes one of them: here a marked made-up value.
         let core = claims_list();
-        let names: Vec<&str> = core.iter().flat_map(|c| c.tests.iter().map(|(name, _)| *name)).collect();
+        let names: Vec<&str> =
+            core.iter().flat_map(|c| c.tests.iter().map(|(name, _)| *name)).collect();
         let get = |n: &str| names.contains(&n).then_some(0.5);
         let num = |x: f64, _: usize| format!("<{x}>");
         let said = super::Said { get: &get, num: &num };
         for lang in crate::Lang::ALL {
             let p = &lang.texts().paper;
             for c in &p.claims {
-                let s = (p.plain)(c.id, &said).unwrap_or_else(|| panic!("{lang:?} ({}) has no sentence", c.id));
+                let s = (p.plain)(c.id, &said)
+                    .unwrap_or_else(|| panic!("{lang:?} ({}) has no sentence", c.id));
                 assert!(s.contains('<'), "{lang:?} ({}): {s}", c.id);
             }
             assert_eq!((p.plain)('z', &said), None);
@@ -681,7 +693,10 @@ mod tests {
             assert!(core.iter().all(|c| p.claim(c.id).is_some()), "{lang:?}");
         }
         let caption = (super::EN.captions.tradeoff)(&crate::Lang::En.pct(REG_NOISE, 0));
-        assert!(caption.starts_with("The regularizer at 5% flipped labels: flipped-label accuracy"), "{caption}");
+        assert!(
+            caption.starts_with("The regularizer at 5% flipped labels: flipped-label accuracy"),
+            "{caption}"
+        );
     }
 
     #[test]

@@ -335,7 +335,11 @@ pub const EN: Status = Status {
         cpu: |name| format!("CPU ({name}, in WebAssembly)"),
         fallback_adapter: "fallback adapter",
         unnamed_adapter: "unnamed adapter",
-        lost: |why| format!("the GPU device was lost ({why}); the CPU from now on, reload to try WebGPU again"),
+        lost: |why| {
+            format!(
+                "the GPU device was lost ({why}); the CPU from now on, reload to try WebGPU again"
+            )
+        },
         no_reason: "no reason given",
         why: "Why this one?",
         link_cpu: "the link asks for the CPU backend",
@@ -367,7 +371,9 @@ pub const EN: Status = Status {
         eta: |s| format!("ETA {s} s"),
         benchmarking: "Benchmarking (see the benchmark below)…",
         done_in: |s, rate| format!("done in {s} s ({rate} samples/s)"),
-        cancelled_at: |pct, s| format!("Cancelled at {pct} after {s} s; what was measured is kept below."),
+        cancelled_at: |pct, s| {
+            format!("Cancelled at {pct} after {s} s; what was measured is kept below.")
+        },
         error: |e| format!("Error: {e}"),
         say_training: |pct| format!("Training: {pct} done."),
         say_benchmarking: "Benchmarking.",
@@ -389,10 +395,17 @@ pub const EN: Status = Status {
         done: "done",
         training: |models| format!("training {models}"),
         and: " and ",
-        shadows: |c| format!("shadow models: {} of {} done ({} per model), {} training", c.done, c.all, c.per_model, c.running),
+        shadows: |c| {
+            format!(
+                "shadow models: {} of {} done ({} per model), {} training",
+                c.done, c.all, c.per_model, c.running
+            )
+        },
         waiting: "waiting for a worker",
         workers: |n| format!("({n} workers)"),
-        phases: |targets, shadows, attack| format!("training {targets} s, {shadows}, attack {attack} s"),
+        phases: |targets, shadows, attack| {
+            format!("training {targets} s, {shadows}, attack {attack} s")
+        },
         shadows_s: |s| format!("shadow models {s} s"),
         shadows_alongside: "shadow models alongside",
     },
@@ -401,11 +414,20 @@ pub const EN: Status = Status {
         ood_dataset: |e| format!("The OOD dataset could not be loaded: {e}"),
         kept: |e| format!("{e}; what was measured until then is kept below"),
         gpu_lost: |why| {
-            format!("the GPU device was lost during the run ({why}); what was measured is kept below, and the next run uses the CPU")
+            format!(
+                "the GPU device was lost during the run ({why}); what was measured is kept below, and the next run uses the CPU"
+            )
         },
-        errors: |n| format!("the run ended with {n} error{}, listed below; what was measured is kept", if n == 1 { "" } else { "s" }),
+        errors: |n| {
+            format!(
+                "the run ended with {n} error{}, listed below; what was measured is kept",
+                if n == 1 { "" } else { "s" }
+            )
+        },
         loss_diverged: |value, epoch, step| {
-            format!("training stopped: the loss became {value} at epoch {epoch}, step {step}; try a lower learning rate")
+            format!(
+                "training stopped: the loss became {value} at epoch {epoch}, step {step}; try a lower learning rate"
+            )
         },
         backend_failed: |e| format!("training stopped: the backend failed: {e}"),
         job_before_data: "a job before the data",
@@ -434,30 +456,48 @@ pub const EN: Status = Status {
         too_big: |mb| format!("more than {mb} MB, too large for a dataset"),
         not_bytes: "a chunk that is not bytes",
         not_gzip: |e| format!("not valid gzip ({e})"),
-        inflates_too_big: |mb| format!("decompresses to more than {mb} MB, too large for a dataset asset"),
+        inflates_too_big: |mb| {
+            format!("decompresses to more than {mb} MB, too large for a dataset asset")
+        },
     },
     data: Data {
         train: "train",
         test: "test",
-        split_sizes: |split, labels, bytes| format!("{split} split: {labels} labels but {bytes} pixel bytes"),
-        label_out_of_range: |split, label, classes| format!("{split} split: label {label} is out of range for {classes} classes"),
+        split_sizes: |split, labels, bytes| {
+            format!("{split} split: {labels} labels but {bytes} pixel bytes")
+        },
+        label_out_of_range: |split, label, classes| {
+            format!("{split} split: label {label} is out of range for {classes} classes")
+        },
         classes: |n| format!("{n} class{}", if n == 1 { "" } else { "es" }),
-        shape: |size, classes, want, want_classes| format!("{size} images in {classes}, expected {want} in {want_classes}"),
-        empty_split: |train, test| format!("{train} train and {test} test images; both splits must have some"),
+        shape: |size, classes, want, want_classes| {
+            format!("{size} images in {classes}, expected {want} in {want_classes}")
+        },
+        empty_split: |train, test| {
+            format!("{train} train and {test} test images; both splits must have some")
+        },
         neither_gzip_nor_asset: "neither gzip nor a Spotlight dataset asset (bad magic)",
         bad_gzip: |e| format!("not a valid gzip'd dataset asset: {e}"),
         not_asset: "not a Spotlight dataset asset (bad magic)",
         name_not_utf8: "dataset name is not UTF-8",
         sizes_overflow: "sizes overflow",
         trailing_bytes: |n| format!("{n} trailing bytes after the dataset"),
-        truncated: |needed, at, left| format!("truncated dataset asset: needed {needed} more bytes at offset {at}, {left} left"),
+        truncated: |needed, at, left| {
+            format!(
+                "truncated dataset asset: needed {needed} more bytes at offset {at}, {left} left"
+            )
+        },
         pool_too_large: |pool, attack, train, dataset| {
             let both = if attack { " (members + non-members for the attack)" } else { "" };
-            format!("train_size: {pool} samples{both} do not fit in the {train} training images of {dataset}")
+            format!(
+                "train_size: {pool} samples{both} do not fit in the {train} training images of {dataset}"
+            )
         },
         no_other_dataset: "ood_source: \"other\" needs the other dataset loaded",
         other_size: "ood_source: the other dataset's images are of another size",
-        canary_size: |drawing, image| format!("canary: a drawing is {drawing} pixels, this dataset's images {image}"),
+        canary_size: |drawing, image| {
+            format!("canary: a drawing is {drawing} pixels, this dataset's images {image}")
+        },
         no_clean_member: "canary: no clean member to put it in place of",
     },
     bench: Bench {
@@ -475,18 +515,24 @@ pub const EN: Status = Status {
         timing: |model, backend| format!("Timing {model} on {backend}…"),
         timing_comparison: |backend| format!("Timing the comparison in the controls on {backend}…"),
         done: "Done.",
-        unfinished: |how| format!("The comparison did not finish ({how}); its time is up to where it stopped."),
+        unfinished: |how| {
+            format!("The comparison did not finish ({how}); its time is up to where it stopped.")
+        },
         cancelled: "Cancelled",
         failed: |e| format!("Failed({e:?})"),
         load_failed: |e| format!("LoadFailed({e:?})"),
         comparison: |samples, epochs, shadows, backend| {
-            format!("The comparison ({samples} training samples, {epochs} epochs, {shadows} shadow models) on {backend}")
+            format!(
+                "The comparison ({samples} training samples, {epochs} epochs, {shadows} shadow models) on {backend}"
+            )
         },
         in_workers: |n| format!(" in {n} Web Workers"),
         on_page: " on the page's thread",
         in_all: |s| format!(": {s} s in all"),
         stopped_early: " (stopped early)",
-        flipped_gap: |p| format!(" What it showed: BN − no-BN flipped-label accuracy at the end, {p} points."),
+        flipped_gap: |p| {
+            format!(" What it showed: BN − no-BN flipped-label accuracy at the end, {p} points.")
+        },
     },
     crash: Crash {
         heading: "Spotlight crashed — reload the page.",
@@ -508,7 +554,11 @@ pub const ES: Status = Status {
         cpu: |name| format!("CPU ({name}, en WebAssembly)"),
         fallback_adapter: "adaptador de respaldo",
         unnamed_adapter: "adaptador sin nombre",
-        lost: |why| format!("se perdió el dispositivo GPU ({why}); desde ahora la CPU, recarga la página para volver a probar WebGPU"),
+        lost: |why| {
+            format!(
+                "se perdió el dispositivo GPU ({why}); desde ahora la CPU, recarga la página para volver a probar WebGPU"
+            )
+        },
         no_reason: "sin motivo indicado",
         why: "¿Por qué este?",
         link_cpu: "el enlace pide el backend de CPU",
@@ -540,11 +590,17 @@ pub const ES: Status = Status {
         eta: |s| format!("quedan {s} s"),
         benchmarking: "Midiendo el rendimiento (ver la prueba de rendimiento más abajo)…",
         done_in: |s, rate| format!("terminado en {s} s ({rate} muestras/s)"),
-        cancelled_at: |pct, s| format!("Cancelado al {pct} después de {s} s; lo medido se conserva más abajo."),
+        cancelled_at: |pct, s| {
+            format!("Cancelado al {pct} después de {s} s; lo medido se conserva más abajo.")
+        },
         error: |e| format!("Error: {e}"),
         say_training: |pct| format!("Entrenando: {pct} hecho."),
         say_benchmarking: "Midiendo el rendimiento.",
-        say_done: |s| format!("Terminado en {s} s. Los gráficos y las tablas de abajo muestran los resultados."),
+        say_done: |s| {
+            format!(
+                "Terminado en {s} s. Los gráficos y las tablas de abajo muestran los resultados."
+            )
+        },
         say_cancelled: "Cancelado. Lo medido se conserva.",
         retry: "Reintentar",
         ask_label: "¿Iniciar esta ejecución?",
@@ -562,10 +618,17 @@ pub const ES: Status = Status {
         done: "listo",
         training: |models| format!("entrenando {models}"),
         and: " y ",
-        shadows: |c| format!("modelos sombra: {} de {} listos ({} por modelo), {} entrenando", c.done, c.all, c.per_model, c.running),
+        shadows: |c| {
+            format!(
+                "modelos sombra: {} de {} listos ({} por modelo), {} entrenando",
+                c.done, c.all, c.per_model, c.running
+            )
+        },
         waiting: "esperando un worker",
         workers: |n| format!("({n} workers en paralelo)"),
-        phases: |targets, shadows, attack| format!("entrenamiento {targets} s, {shadows}, ataque {attack} s"),
+        phases: |targets, shadows, attack| {
+            format!("entrenamiento {targets} s, {shadows}, ataque {attack} s")
+        },
         shadows_s: |s| format!("modelos sombra {s} s"),
         shadows_alongside: "modelos sombra en paralelo",
     },
@@ -582,7 +645,9 @@ pub const ES: Status = Status {
             if n == 1 {
                 "la ejecución terminó con 1 error, listado abajo; lo medido se conserva".to_string()
             } else {
-                format!("la ejecución terminó con {n} errores, listados abajo; lo medido se conserva")
+                format!(
+                    "la ejecución terminó con {n} errores, listados abajo; lo medido se conserva"
+                )
             }
         },
         loss_diverged: |value, epoch, step| {
@@ -617,18 +682,30 @@ pub const ES: Status = Status {
         too_big: |mb| format!("más de {mb} MB, demasiado grande para un conjunto de datos"),
         not_bytes: "un fragmento que no es de bytes",
         not_gzip: |e| format!("no es un gzip válido ({e})"),
-        inflates_too_big: |mb| format!("al descomprimirse ocupa más de {mb} MB, demasiado para un conjunto de datos"),
+        inflates_too_big: |mb| {
+            format!("al descomprimirse ocupa más de {mb} MB, demasiado para un conjunto de datos")
+        },
     },
     data: Data {
         train: "entrenamiento",
         test: "prueba",
-        split_sizes: |split, labels, bytes| format!("partición de {split}: {labels} etiquetas pero {bytes} bytes de píxeles"),
+        split_sizes: |split, labels, bytes| {
+            format!("partición de {split}: {labels} etiquetas pero {bytes} bytes de píxeles")
+        },
         label_out_of_range: |split, label, classes| {
-            format!("partición de {split}: la etiqueta {label} está fuera de rango para {classes} clases")
+            format!(
+                "partición de {split}: la etiqueta {label} está fuera de rango para {classes} clases"
+            )
         },
         classes: |n| format!("{n} clase{}", if n == 1 { "" } else { "s" }),
-        shape: |size, classes, want, want_classes| format!("imágenes de {size} en {classes}; se esperaban de {want} en {want_classes}"),
-        empty_split: |train, test| format!("{train} imágenes de entrenamiento y {test} de prueba; ambas particiones deben tener alguna"),
+        shape: |size, classes, want, want_classes| {
+            format!("imágenes de {size} en {classes}; se esperaban de {want} en {want_classes}")
+        },
+        empty_split: |train, test| {
+            format!(
+                "{train} imágenes de entrenamiento y {test} de prueba; ambas particiones deben tener alguna"
+            )
+        },
         neither_gzip_nor_asset: "no es ni gzip ni un archivo de datos de Spotlight (número mágico incorrecto)",
         bad_gzip: |e| format!("no es un archivo de datos en gzip válido: {e}"),
         not_asset: "no es un archivo de datos de Spotlight (número mágico incorrecto)",
@@ -636,15 +713,23 @@ pub const ES: Status = Status {
         sizes_overflow: "los tamaños se desbordan",
         trailing_bytes: |n| format!("{n} bytes de más tras el conjunto de datos"),
         truncated: |needed, at, left| {
-            format!("archivo de datos truncado: se necesitaban {needed} bytes más en la posición {at}, quedan {left}")
+            format!(
+                "archivo de datos truncado: se necesitaban {needed} bytes más en la posición {at}, quedan {left}"
+            )
         },
         pool_too_large: |pool, attack, train, dataset| {
             let both = if attack { " (miembros + no miembros para el ataque)" } else { "" };
-            format!("train_size: {pool} muestras{both} no caben en las {train} imágenes de entrenamiento de {dataset}")
+            format!(
+                "train_size: {pool} muestras{both} no caben en las {train} imágenes de entrenamiento de {dataset}"
+            )
         },
         no_other_dataset: "ood_source: \"other\" necesita el otro conjunto de datos cargado",
         other_size: "ood_source: las imágenes del otro conjunto de datos son de otro tamaño",
-        canary_size: |drawing, image| format!("canary: un dibujo tiene {drawing} píxeles; las imágenes de este conjunto, {image}"),
+        canary_size: |drawing, image| {
+            format!(
+                "canary: un dibujo tiene {drawing} píxeles; las imágenes de este conjunto, {image}"
+            )
+        },
         no_clean_member: "canary: no hay ningún miembro limpio al que reemplazar",
     },
     bench: Bench {
@@ -657,23 +742,39 @@ pub const ES: Status = Status {
         teach_after: " para ejecutarla de inmediato.",
         run: "Ejecutar la prueba de rendimiento",
         export: "Exportar la prueba de rendimiento (JSON)",
-        headers: ["backend de cálculo", "modelo", "lote", "muestras de entrenamiento/s", "una época de MNIST"],
+        headers: [
+            "backend de cálculo",
+            "modelo",
+            "lote",
+            "muestras de entrenamiento/s",
+            "una época de MNIST",
+        ],
         needs_mnist: "La prueba de rendimiento necesita MNIST, que no se pudo cargar; ejecútala de nuevo para reintentar.",
         timing: |model, backend| format!("Midiendo {model} en {backend}…"),
-        timing_comparison: |backend| format!("Midiendo la comparación de los controles en {backend}…"),
+        timing_comparison: |backend| {
+            format!("Midiendo la comparación de los controles en {backend}…")
+        },
         done: "Listo.",
-        unfinished: |how| format!("La comparación no terminó ({how}); su tiempo llega hasta donde se detuvo."),
+        unfinished: |how| {
+            format!("La comparación no terminó ({how}); su tiempo llega hasta donde se detuvo.")
+        },
         cancelled: "cancelada",
         failed: |e| format!("error: {e}"),
         load_failed: |e| format!("error de carga: {e}"),
         comparison: |samples, epochs, shadows, backend| {
-            format!("La comparación ({samples} muestras de entrenamiento, {epochs} épocas, {shadows} modelos sombra) en {backend}")
+            format!(
+                "La comparación ({samples} muestras de entrenamiento, {epochs} épocas, {shadows} modelos sombra) en {backend}"
+            )
         },
         in_workers: |n| format!(" en {n} hilos aparte del navegador"),
         on_page: " en el hilo de la página",
         in_all: |s| format!(": {s} s en total"),
         stopped_early: " (se detuvo antes de terminar)",
-        flipped_gap: |p| format!(" Lo que mostró: exactitud en etiquetas invertidas al final, BN − sin BN, {p} puntos."),
+        flipped_gap: |p| {
+            format!(
+                " Lo que mostró: exactitud en etiquetas invertidas al final, BN − sin BN, {p} puntos."
+            )
+        },
     },
     crash: Crash {
         heading: "Spotlight falló — recarga la página.",
@@ -696,7 +797,11 @@ pub const PT: Status = Status {
         cpu: |name| format!("CPU ({name}, em WebAssembly)"),
         fallback_adapter: "adaptador de reserva",
         unnamed_adapter: "adaptador sem nome",
-        lost: |why| format!("o dispositivo GPU foi perdido ({why}); a CPU daqui em diante, recarregue para tentar o WebGPU de novo"),
+        lost: |why| {
+            format!(
+                "o dispositivo GPU foi perdido ({why}); a CPU daqui em diante, recarregue para tentar o WebGPU de novo"
+            )
+        },
         no_reason: "sem motivo informado",
         why: "Por que este?",
         link_cpu: "o link pede o backend de CPU",
@@ -728,11 +833,15 @@ pub const PT: Status = Status {
         eta: |s| format!("faltam {s} s"),
         benchmarking: "Medindo o desempenho (veja o teste de desempenho abaixo)…",
         done_in: |s, rate| format!("concluído em {s} s ({rate} amostras/s)"),
-        cancelled_at: |pct, s| format!("Cancelado em {pct} depois de {s} s; o que foi medido fica abaixo."),
+        cancelled_at: |pct, s| {
+            format!("Cancelado em {pct} depois de {s} s; o que foi medido fica abaixo.")
+        },
         error: |e| format!("Erro: {e}"),
         say_training: |pct| format!("Treinando: {pct} concluído."),
         say_benchmarking: "Medindo o desempenho.",
-        say_done: |s| format!("Concluído em {s} s. Os gráficos e as tabelas abaixo mostram os resultados."),
+        say_done: |s| {
+            format!("Concluído em {s} s. Os gráficos e as tabelas abaixo mostram os resultados.")
+        },
         say_cancelled: "Cancelado. O que foi medido fica guardado.",
         retry: "Tentar de novo",
         ask_label: "Iniciar esta execução?",
@@ -750,10 +859,17 @@ pub const PT: Status = Status {
         done: "concluído",
         training: |models| format!("treinando {models}"),
         and: " e ",
-        shadows: |c| format!("modelos-sombra: {} de {} concluídos ({} por modelo), {} treinando", c.done, c.all, c.per_model, c.running),
+        shadows: |c| {
+            format!(
+                "modelos-sombra: {} de {} concluídos ({} por modelo), {} treinando",
+                c.done, c.all, c.per_model, c.running
+            )
+        },
         waiting: "esperando um worker",
         workers: |n| format!("({n} workers em paralelo)"),
-        phases: |targets, shadows, attack| format!("treinamento {targets} s, {shadows}, ataque {attack} s"),
+        phases: |targets, shadows, attack| {
+            format!("treinamento {targets} s, {shadows}, ataque {attack} s")
+        },
         shadows_s: |s| format!("modelos-sombra {s} s"),
         shadows_alongside: "modelos-sombra em paralelo",
     },
@@ -768,13 +884,18 @@ pub const PT: Status = Status {
         },
         errors: |n| {
             if n == 1 {
-                "a execução terminou com 1 erro, listado abaixo; o que foi medido fica guardado".to_string()
+                "a execução terminou com 1 erro, listado abaixo; o que foi medido fica guardado"
+                    .to_string()
             } else {
-                format!("a execução terminou com {n} erros, listados abaixo; o que foi medido fica guardado")
+                format!(
+                    "a execução terminou com {n} erros, listados abaixo; o que foi medido fica guardado"
+                )
             }
         },
         loss_diverged: |value, epoch, step| {
-            format!("o treinamento parou: a perda chegou a {value} na época {epoch}, passo {step}; tente uma taxa de aprendizado menor")
+            format!(
+                "o treinamento parou: a perda chegou a {value} na época {epoch}, passo {step}; tente uma taxa de aprendizado menor"
+            )
         },
         backend_failed: |e| format!("o treinamento parou: o backend falhou: {e}"),
         job_before_data: "uma tarefa antes dos dados",
@@ -803,18 +924,30 @@ pub const PT: Status = Status {
         too_big: |mb| format!("mais de {mb} MB, grande demais para um conjunto de dados"),
         not_bytes: "um pedaço que não é de bytes",
         not_gzip: |e| format!("não é um gzip válido ({e})"),
-        inflates_too_big: |mb| format!("descompactado passa de {mb} MB, grande demais para um conjunto de dados"),
+        inflates_too_big: |mb| {
+            format!("descompactado passa de {mb} MB, grande demais para um conjunto de dados")
+        },
     },
     data: Data {
         train: "treino",
         test: "teste",
-        split_sizes: |split, labels, bytes| format!("partição de {split}: {labels} rótulos, mas {bytes} bytes de pixels"),
+        split_sizes: |split, labels, bytes| {
+            format!("partição de {split}: {labels} rótulos, mas {bytes} bytes de pixels")
+        },
         label_out_of_range: |split, label, classes| {
-            format!("partição de {split}: o rótulo {label} está fora do intervalo para {classes} classes")
+            format!(
+                "partição de {split}: o rótulo {label} está fora do intervalo para {classes} classes"
+            )
         },
         classes: |n| format!("{n} classe{}", if n == 1 { "" } else { "s" }),
-        shape: |size, classes, want, want_classes| format!("imagens de {size} em {classes}; esperadas de {want} em {want_classes}"),
-        empty_split: |train, test| format!("{train} imagens de treino e {test} de teste; as duas partições precisam ter alguma"),
+        shape: |size, classes, want, want_classes| {
+            format!("imagens de {size} em {classes}; esperadas de {want} em {want_classes}")
+        },
+        empty_split: |train, test| {
+            format!(
+                "{train} imagens de treino e {test} de teste; as duas partições precisam ter alguma"
+            )
+        },
         neither_gzip_nor_asset: "nem gzip nem um arquivo de dados do Spotlight (número mágico incorreto)",
         bad_gzip: |e| format!("não é um arquivo de dados gzip válido: {e}"),
         not_asset: "não é um arquivo de dados do Spotlight (número mágico incorreto)",
@@ -822,15 +955,21 @@ pub const PT: Status = Status {
         sizes_overflow: "os tamanhos estouram",
         trailing_bytes: |n| format!("{n} bytes sobrando depois do conjunto de dados"),
         truncated: |needed, at, left| {
-            format!("arquivo de dados truncado: eram necessários mais {needed} bytes na posição {at}, restam {left}")
+            format!(
+                "arquivo de dados truncado: eram necessários mais {needed} bytes na posição {at}, restam {left}"
+            )
         },
         pool_too_large: |pool, attack, train, dataset| {
             let both = if attack { " (membros + não membros para o ataque)" } else { "" };
-            format!("train_size: {pool} amostras{both} não cabem nas {train} imagens de treino de {dataset}")
+            format!(
+                "train_size: {pool} amostras{both} não cabem nas {train} imagens de treino de {dataset}"
+            )
         },
         no_other_dataset: "ood_source: \"other\" precisa do outro conjunto de dados carregado",
         other_size: "ood_source: as imagens do outro conjunto de dados são de outro tamanho",
-        canary_size: |drawing, image| format!("canary: um desenho tem {drawing} pixels; as imagens deste conjunto, {image}"),
+        canary_size: |drawing, image| {
+            format!("canary: um desenho tem {drawing} pixels; as imagens deste conjunto, {image}")
+        },
         no_clean_member: "canary: não há nenhum membro limpo para substituir",
     },
     bench: Bench {
@@ -843,23 +982,37 @@ pub const PT: Status = Status {
         teach_after: " para executá-lo na hora.",
         run: "Executar o teste de desempenho",
         export: "Exportar o teste de desempenho (JSON)",
-        headers: ["backend de cálculo", "modelo", "lote", "amostras de treino/s", "uma época do MNIST"],
+        headers: [
+            "backend de cálculo",
+            "modelo",
+            "lote",
+            "amostras de treino/s",
+            "uma época do MNIST",
+        ],
         needs_mnist: "O teste de desempenho precisa do MNIST, que não pôde ser carregado; execute-o de novo para tentar outra vez.",
         timing: |model, backend| format!("Medindo {model} em {backend}…"),
         timing_comparison: |backend| format!("Medindo a comparação dos controles em {backend}…"),
         done: "Concluído.",
-        unfinished: |how| format!("A comparação não terminou ({how}); seu tempo vai até onde ela parou."),
+        unfinished: |how| {
+            format!("A comparação não terminou ({how}); seu tempo vai até onde ela parou.")
+        },
         cancelled: "cancelada",
         failed: |e| format!("erro: {e}"),
         load_failed: |e| format!("erro ao carregar: {e}"),
         comparison: |samples, epochs, shadows, backend| {
-            format!("A comparação ({samples} amostras de treino, {epochs} épocas, {shadows} modelos-sombra) em {backend}")
+            format!(
+                "A comparação ({samples} amostras de treino, {epochs} épocas, {shadows} modelos-sombra) em {backend}"
+            )
         },
         in_workers: |n| format!(" em {n} threads à parte do navegador"),
         on_page: " na thread da página",
         in_all: |s| format!(": {s} s no total"),
         stopped_early: " (parou antes do fim)",
-        flipped_gap: |p| format!(" O que mostrou: acurácia nos rótulos trocados no fim, BN − sem BN, {p} pontos."),
+        flipped_gap: |p| {
+            format!(
+                " O que mostrou: acurácia nos rótulos trocados no fim, BN − sem BN, {p} pontos."
+            )
+        },
     },
     crash: Crash {
         heading: "O Spotlight travou — recarregue a página.",
@@ -889,7 +1042,10 @@ mod tests {
         let models = &crate::charts::EN.models;
         let n = |x: f64| Lang::En.num(x, 1);
         let t = PhaseTimes { targets_s: 7.62, shadows_s: 3.05, attack_s: 0.1, total_s: 10.77 };
-        assert_eq!((d.phases)(&n(t.targets_s), &(d.shadows_s)(&n(t.shadows_s)), &n(t.attack_s)), t.describe());
+        assert_eq!(
+            (d.phases)(&n(t.targets_s), &(d.shadows_s)(&n(t.shadows_s)), &n(t.attack_s)),
+            t.describe()
+        );
         let t = PhaseTimes { shadows_s: 0.0, ..t };
         assert_eq!((d.phases)(&n(t.targets_s), d.shadows_alongside, &n(t.attack_s)), t.describe());
         let p = Progress {

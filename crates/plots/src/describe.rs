@@ -38,7 +38,13 @@ pub fn percent(y: f64, lang: Lang) -> String {
 
 /// One line of a chart in words: each point when there are few, else where it starts, peaks and
 /// ends. `x_name` names the x axis ("epoch"); `y` formats a value.
-pub fn series(label: &str, x_name: &str, points: &[(f64, f64)], y: fn(f64, Lang) -> String, lang: Lang) -> String {
+pub fn series(
+    label: &str,
+    x_name: &str,
+    points: &[(f64, f64)],
+    y: fn(f64, Lang) -> String,
+    lang: Lang,
+) -> String {
     let t = &lang.texts().charts;
     let at = |&(px, py): &(f64, f64)| {
         let x = if px.fract() == 0.0 { format!("{px:.0}") } else { num(px, lang) };
@@ -46,11 +52,19 @@ pub fn series(label: &str, x_name: &str, points: &[(f64, f64)], y: fn(f64, Lang)
     };
     match points {
         [] => format!("{label}: {}", t.no_data),
-        few if few.len() <= 6 => format!("{label}: {}", few.iter().map(at).collect::<Vec<_>>().join(", ")),
+        few if few.len() <= 6 => {
+            format!("{label}: {}", few.iter().map(at).collect::<Vec<_>>().join(", "))
+        }
         many => {
-            let top = many.iter().copied().fold((f64::NAN, f64::MIN), |t, p| if p.1 > t.1 { p } else { t });
+            let top = many
+                .iter()
+                .copied()
+                .fold((f64::NAN, f64::MIN), |t, p| if p.1 > t.1 { p } else { t });
             let n = lang.plain(many.len());
-            format!("{label}: {}", (t.summary)(&n, &at(&many[0]), &at(&many[many.len() - 1]), &at(&top)))
+            format!(
+                "{label}: {}",
+                (t.summary)(&n, &at(&many[0]), &at(&many[many.len() - 1]), &at(&top))
+            )
         }
     }
 }
@@ -67,7 +81,12 @@ pub fn annotate(svg: &str, title: &str, desc: &str) -> String {
     let Some(end) = svg[start..].find('>').map(|e| start + e) else { return svg.to_string() };
     let (open, rest) = svg.split_at(end);
     let open = open.strip_suffix('/').unwrap_or(open);
-    format!("{open} role=\"img\"><title>{}</title><desc>{}</desc>{}", escape(title), escape(desc), &rest[1..])
+    format!(
+        "{open} role=\"img\"><title>{}</title><desc>{}</desc>{}",
+        escape(title),
+        escape(desc),
+        &rest[1..]
+    )
 }
 
 #[cfg(test)]
@@ -83,9 +102,16 @@ mod tests {
         assert_eq!(pct(0.875, en), "88%");
         assert_eq!(percent(12.25, en), "12.2%");
         assert_eq!(en.plain(0.001), "0.001");
-        assert_eq!(series("BN", "epoch", &[(0.0, 0.1), (1.0, 0.5)], pct, en), "BN: 10% at epoch 0, 50% at epoch 1");
-        let many: Vec<(f64, f64)> = (0..10).map(|i| (f64::from(i), if i == 4 { 0.9 } else { 0.2 })).collect();
-        assert_eq!(series("x", "epoch", &many, pct, en), "x: 10 points, from 20% at epoch 0 to 20% at epoch 9, highest 90% at epoch 4");
+        assert_eq!(
+            series("BN", "epoch", &[(0.0, 0.1), (1.0, 0.5)], pct, en),
+            "BN: 10% at epoch 0, 50% at epoch 1"
+        );
+        let many: Vec<(f64, f64)> =
+            (0..10).map(|i| (f64::from(i), if i == 4 { 0.9 } else { 0.2 })).collect();
+        assert_eq!(
+            series("x", "epoch", &many, pct, en),
+            "x: 10 points, from 20% at epoch 0 to 20% at epoch 9, highest 90% at epoch 4"
+        );
     }
 
     #[test]
@@ -106,7 +132,11 @@ mod tests {
 
     #[test]
     fn annotate_adds_role_title_and_desc() {
-        let s = annotate("<svg width=\"4\" height=\"4\" xmlns=\"http://www.w3.org/2000/svg\">\n<rect/></svg>", "a < b", "c & d");
+        let s = annotate(
+            "<svg width=\"4\" height=\"4\" xmlns=\"http://www.w3.org/2000/svg\">\n<rect/></svg>",
+            "a < b",
+            "c & d",
+        );
         assert_eq!(
             s,
             "<svg width=\"4\" height=\"4\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\"><title>a &lt; b</title><desc>c &amp; d</desc>\n<rect/></svg>"

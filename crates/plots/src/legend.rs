@@ -61,13 +61,20 @@ impl Legend {
             return Ok(0);
         }
         let e = |e: DrawingAreaErrorKind<std::io::Error>| e.to_string();
-        let style = TextStyle::from(("sans-serif", TEXT).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+        let style = TextStyle::from(("sans-serif", TEXT).into_font())
+            .pos(Pos::new(HPos::Left, VPos::Center));
         for ((label, mark), (x, row)) in self.0.iter().zip(at) {
             let y = PAD + ROW * row + ROW / 2;
             match *mark {
-                Mark::Line(s, Dash::Solid) => area.draw(&PathElement::new(vec![(x, y), (x + 22, y)], s)),
-                Mark::Line(s, Dash::Long) => area.draw(&DashedPathElement::new(vec![(x, y), (x + 22, y)], 9, 5, s)),
-                Mark::Line(s, Dash::Short) => area.draw(&DashedPathElement::new(vec![(x, y), (x + 22, y)], 3, 3, s)),
+                Mark::Line(s, Dash::Solid) => {
+                    area.draw(&PathElement::new(vec![(x, y), (x + 22, y)], s))
+                }
+                Mark::Line(s, Dash::Long) => {
+                    area.draw(&DashedPathElement::new(vec![(x, y), (x + 22, y)], 9, 5, s))
+                }
+                Mark::Line(s, Dash::Short) => {
+                    area.draw(&DashedPathElement::new(vec![(x, y), (x + 22, y)], 3, 3, s))
+                }
                 Mark::Dot(r, s) => area.draw(&Circle::new((x + 11, y), r, s)),
                 Mark::Square(s) => area.draw(&Rectangle::new([(x + 4, y - 6), (x + 18, y + 6)], s)),
                 Mark::Triangle(r, s) => area.draw(&TriangleMarker::new((x + 11, y), r, s)),

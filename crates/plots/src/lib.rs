@@ -47,7 +47,12 @@ impl Dash {
 }
 
 /// Draws a line through `points` in `style`, dashed as `dash` says.
-fn stroke<CT>(chart: &mut ChartContext<'_, svg::Svg<'_>, CT>, points: Vec<CT::From>, style: ShapeStyle, dash: Dash) -> Result<(), String>
+fn stroke<CT>(
+    chart: &mut ChartContext<'_, svg::Svg<'_>, CT>,
+    points: Vec<CT::From>,
+    style: ShapeStyle,
+    dash: Dash,
+) -> Result<(), String>
 where
     CT: CoordTranslate,
     CT::From: Clone + 'static,
@@ -82,7 +87,10 @@ where
     Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
 {
     let mut m = chart.configure_mesh();
-    m.label_style(("sans-serif", TEXT)).axis_desc_style(("sans-serif", TEXT)).max_light_lines(1).light_line_style(BLACK.mix(0.06));
+    m.label_style(("sans-serif", TEXT))
+        .axis_desc_style(("sans-serif", TEXT))
+        .max_light_lines(1)
+        .light_line_style(BLACK.mix(0.06));
     m
 }
 /// One number of an epoch, when it has it.
@@ -92,13 +100,24 @@ type LiveField = fn(&LivePoint) -> Option<f64>;
 
 /// A chart drawn by `draw` on a `w` × `h` area, its key (what `draw` returns) under it, with
 /// `title` and `desc` (the numbers behind it, in words) as its text alternative.
-fn svg(w: u32, h: u32, title: &str, desc: &str, lang: Lang, draw: impl FnOnce(&Area) -> Result<Legend, String>) -> String {
+fn svg(
+    w: u32,
+    h: u32,
+    title: &str,
+    desc: &str,
+    lang: Lang,
+    draw: impl FnOnce(&Area) -> Result<Legend, String>,
+) -> String {
     let mut s = String::new();
     let key_height;
     {
         let root = svg::Svg(SVGBackend::with_string(&mut s, (w, h + KEY_ROOM))).into_drawing_area();
         let (plot, below) = root.split_vertically(h);
-        let result = root.fill(&WHITE).map_err(|e| e.to_string()).and_then(|_| draw(&plot)).and_then(|keys| keys.draw_below(&below));
+        let result = root
+            .fill(&WHITE)
+            .map_err(|e| e.to_string())
+            .and_then(|_| draw(&plot))
+            .and_then(|keys| keys.draw_below(&below));
         match result {
             Ok(used) => key_height = used.min(KEY_ROOM),
             Err(e) => {
@@ -119,11 +138,9 @@ fn svg(w: u32, h: u32, title: &str, desc: &str, lang: Lang, draw: impl FnOnce(&A
 fn crop(s: &str, w: u32, from: u32, to: u32) -> String {
     let head_end = s.find('>').unwrap_or(0);
     let (head, rest) = s.split_at(head_end);
-    let head = head.replacen(&format!("height=\"{from}\""), &format!("height=\"{to}\""), 1).replacen(
-        &format!("viewBox=\"0 0 {w} {from}\""),
-        &format!("viewBox=\"0 0 {w} {to}\""),
-        1,
-    );
+    let head = head
+        .replacen(&format!("height=\"{from}\""), &format!("height=\"{to}\""), 1)
+        .replacen(&format!("viewBox=\"0 0 {w} {from}\""), &format!("viewBox=\"0 0 {w} {to}\""), 1);
     format!("{head}{rest}")
 }
 
@@ -144,7 +161,11 @@ fn run_name(report: &Report, run: &ModelRun, lang: Lang) -> &'static str {
 /// An axis's tick label: plotters' own (English; a whole number without decimals), with the
 /// language's decimal sign.
 fn tick(v: &f64, lang: Lang) -> String {
-    let s = if v.fract() == 0.0 && v.abs() < 1e9 { format!("{v:.0}") } else { RangedCoordf64::format(v) };
+    let s = if v.fract() == 0.0 && v.abs() < 1e9 {
+        format!("{v:.0}")
+    } else {
+        RangedCoordf64::format(v)
+    };
     match lang {
         Lang::En => s,
         _ => s.replace('.', ","),
@@ -198,16 +219,28 @@ fn model_mark(variant: Variant, style: ShapeStyle) -> Mark {
 }
 
 /// Draws `mark` at each of `points`.
-fn marks<CT>(chart: &mut ChartContext<'_, svg::Svg<'_>, CT>, points: Vec<(f64, f64)>, mark: Mark) -> Result<(), String>
+fn marks<CT>(
+    chart: &mut ChartContext<'_, svg::Svg<'_>, CT>,
+    points: Vec<(f64, f64)>,
+    mark: Mark,
+) -> Result<(), String>
 where
     CT: CoordTranslate<From = (f64, f64)>,
 {
     match mark {
-        Mark::Dot(r, st) => chart.draw_series(points.into_iter().map(|p| Circle::new(p, r, st))).map(drop),
-        Mark::Triangle(r, st) => chart.draw_series(points.into_iter().map(|p| TriangleMarker::new(p, r, st))).map(drop),
-        Mark::Square(st) | Mark::Line(st, _) => {
-            chart.draw_series(points.into_iter().map(|p| EmptyElement::at(p) + Rectangle::new([(-5, -5), (5, 5)], st))).map(drop)
+        Mark::Dot(r, st) => {
+            chart.draw_series(points.into_iter().map(|p| Circle::new(p, r, st))).map(drop)
         }
+        Mark::Triangle(r, st) => {
+            chart.draw_series(points.into_iter().map(|p| TriangleMarker::new(p, r, st))).map(drop)
+        }
+        Mark::Square(st) | Mark::Line(st, _) => chart
+            .draw_series(
+                points
+                    .into_iter()
+                    .map(|p| EmptyElement::at(p) + Rectangle::new([(-5, -5), (5, 5)], st)),
+            )
+            .map(drop),
     }
     .map_err(|e| e.to_string())
 }
@@ -220,7 +253,8 @@ where
 /// filled mark; without, lines join the epoch measurements. Test accuracy is dashed. The x axis
 /// ends at the run's last epoch.
 pub fn accuracy_curves(reports: &[&Report], title: &str, lang: Lang) -> String {
-    const LIVE: [(Group, LiveField); 2] = [(Group::NoisyLive, |p| p.acc_noisy), (Group::CleanLive, |p| p.acc_clean)];
+    const LIVE: [(Group, LiveField); 2] =
+        [(Group::NoisyLive, |p| p.acc_noisy), (Group::CleanLive, |p| p.acc_clean)];
     const EPOCHS: [(Group, Field); 4] = [
         (Group::Flipped, |e| e.acc_flipped),
         (Group::Ood, |e| e.acc_ood),
@@ -228,10 +262,12 @@ pub fn accuracy_curves(reports: &[&Report], title: &str, lang: Lang) -> String {
         (Group::Test, |e| Some(e.acc_test)),
     ];
     let t = &lang.texts().charts;
-    let live_points =
-        |run: &ModelRun, get: LiveField| -> Vec<(f64, f64)> { run.live.iter().filter_map(|p| get(p).map(|a| (p.at, a))).collect() };
-    let epoch_points =
-        |run: &ModelRun, get: Field| -> Vec<(f64, f64)> { run.epochs.iter().filter_map(|e| get(e).map(|a| (e.epoch as f64, a))).collect() };
+    let live_points = |run: &ModelRun, get: LiveField| -> Vec<(f64, f64)> {
+        run.live.iter().filter_map(|p| get(p).map(|a| (p.at, a))).collect()
+    };
+    let epoch_points = |run: &ModelRun, get: Field| -> Vec<(f64, f64)> {
+        run.epochs.iter().filter_map(|e| get(e).map(|a| (e.epoch as f64, a))).collect()
+    };
     let mut desc = vec![t.accuracy_desc.to_string()];
     for r in reports {
         for run in &r.runs {
@@ -239,13 +275,25 @@ pub fn accuracy_curves(reports: &[&Report], title: &str, lang: Lang) -> String {
             for (group, get) in EPOCHS {
                 let pts = epoch_points(run, get);
                 if !pts.is_empty() {
-                    desc.push(describe::series(&format!("{name}, {}", group.label(t)), t.epoch, &pts, describe::pct, lang));
+                    desc.push(describe::series(
+                        &format!("{name}, {}", group.label(t)),
+                        t.epoch,
+                        &pts,
+                        describe::pct,
+                        lang,
+                    ));
                 }
             }
             for (group, get) in LIVE {
                 let pts = live_points(run, get);
                 if !pts.is_empty() {
-                    desc.push(describe::series(&format!("{name}, {}", group.label(t)), t.epoch, &pts, describe::pct, lang));
+                    desc.push(describe::series(
+                        &format!("{name}, {}", group.label(t)),
+                        t.epoch,
+                        &pts,
+                        describe::pct,
+                        lang,
+                    ));
                 }
             }
         }
@@ -257,13 +305,19 @@ pub fn accuracy_curves(reports: &[&Report], title: &str, lang: Lang) -> String {
         // The models, once: their colour and mark.
         for r in reports {
             for run in &r.runs {
-                keys.add(run_name(r, run, lang), model_mark(r.variant(run), color_of(r, run).filled()));
+                keys.add(
+                    run_name(r, run, lang),
+                    model_mark(r.variant(run), color_of(r, run).filled()),
+                );
             }
         }
         let ink = BLACK.mix(0.75);
         for (panel, memorization) in [(&upper, true), (&lower, false)] {
             let mut chart = ChartBuilder::on(panel)
-                .caption(if memorization { t.memorized } else { t.learned }, ("sans-serif", CAPTION))
+                .caption(
+                    if memorization { t.memorized } else { t.learned },
+                    ("sans-serif", CAPTION),
+                )
                 .margin(8)
                 .margin_right(24)
                 .x_label_area_size(if memorization { 8 } else { 44 })
@@ -288,7 +342,12 @@ pub fn accuracy_curves(reports: &[&Report], title: &str, lang: Lang) -> String {
                     if live {
                         let (group, get) = LIVE[usize::from(!memorization)];
                         let width = if memorization { 3 } else { 2 };
-                        stroke(&mut chart, live_points(run, get), c.stroke_width(width), Dash::Solid)?;
+                        stroke(
+                            &mut chart,
+                            live_points(run, get),
+                            c.stroke_width(width),
+                            Dash::Solid,
+                        )?;
                         keys.add(group.label(t), Mark::Line(ink.stroke_width(width), Dash::Solid));
                     }
                     for (group, get) in EPOCHS {
@@ -318,7 +377,10 @@ pub fn accuracy_curves(reports: &[&Report], title: &str, lang: Lang) -> String {
                             let style = if filled { c.filled() } else { c.stroke_width(2) };
                             marks(&mut chart, pts, model_mark(r.variant(run), style))?;
                             let ink_style = if filled { ink.filled() } else { ink.stroke_width(2) };
-                            keys.add(format!("{label}, {}", t.all_per_epoch), Mark::Dot(5, ink_style));
+                            keys.add(
+                                format!("{label}, {}", t.all_per_epoch),
+                                Mark::Dot(5, ink_style),
+                            );
                         }
                     }
                 }
@@ -354,7 +416,8 @@ pub fn live_attack_curves(report: &Report, lang: Lang) -> String {
 /// histograms of clean vs noisy, one panel per model: to be compared within a model.
 pub fn grad_norm_histograms(report: &Report, lang: Lang) -> String {
     let t = &lang.texts().charts;
-    let scaled = |r: &ModelRun| r.last().and_then(|e| e.mechanism.as_ref()).map(|m| m.scaled_grad.clone());
+    let scaled =
+        |r: &ModelRun| r.last().and_then(|e| e.mechanism.as_ref()).map(|m| m.scaled_grad.clone());
     let runs: Vec<&ModelRun> = report.runs.iter().filter(|r| scaled(r).is_some()).collect();
     let mut desc = vec![t.grad_hist_desc.to_string()];
     for run in &runs {
@@ -367,70 +430,87 @@ pub fn grad_norm_histograms(report: &Report, lang: Lang) -> String {
         }
     }
     let panel_h = 170;
-    svg(WIDTH, panel_h * runs.len().max(1) as u32, t.grad_hist_title, &desc.join(". "), lang, |root| {
-        let all: Vec<f64> = runs
-            .iter()
-            .flat_map(|r| {
-                let g = scaled(r).unwrap_or_default();
-                g.clean.iter().chain(&g.noisy).map(|&x| f64::from(x).max(1e-6).log10()).collect::<Vec<_>>()
-            })
-            .collect();
-        if all.is_empty() {
-            root.draw(&Text::new(t.no_grad_norms, (10, 20), ("sans-serif", TEXT))).map_err(|e| e.to_string())?;
-            return Ok(Legend::default());
-        }
-        let (lo, hi) = all.iter().fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
-        let (lo, hi) = (lo.floor(), (hi + 1e-9).ceil().max(lo.floor() + 1.0));
-        let bins = 24usize;
-        let width = (hi - lo) / bins as f64;
-        // One panel a model, stacked (each as wide as the chart, on a phone too), the x axis once.
-        let panels = root.split_evenly((runs.len().max(1), 1));
-        let mut keys = Legend::default();
-        keys.add(t.clean, Mark::Square(GREY.mix(0.6).filled()));
-        for (i, (run, panel)) in runs.iter().zip(panels.iter()).enumerate() {
-            let last = i + 1 == runs.len();
-            let g = scaled(run).unwrap_or_default();
-            let hist = |v: &[f32]| {
-                let mut h = vec![0f64; bins];
-                for &x in v {
-                    let b = ((f64::from(x).max(1e-6).log10() - lo) / width).floor() as isize;
-                    h[b.clamp(0, bins as isize - 1) as usize] += 1.0;
-                }
-                let n = v.len().max(1) as f64;
-                h.into_iter().map(move |c| c / n).collect::<Vec<f64>>()
-            };
-            let (hc, hn) = (hist(&g.clean), hist(&g.noisy));
-            let ymax = hc.iter().chain(&hn).cloned().fold(0.05, f64::max) * 1.1;
-            let mut chart = ChartBuilder::on(panel)
-                .caption(format!("{}: {}", run_name(report, run, lang), t.per_sample), ("sans-serif", TEXT))
-                .margin(6)
-                .margin_right(24)
-                .x_label_area_size(if last { 44 } else { 4 })
-                .y_label_area_size(60)
-                .build_cartesian_2d(lo..hi, 0f64..ymax)
-                .map_err(|e| e.to_string())?;
-            let fmt = |v: &f64| tick(v, lang);
-            let mut m = mesh(&mut chart);
-            m.y_desc(t.fraction).y_labels(3).y_label_formatter(&fmt);
-            if last {
-                m.x_desc(t.log_grad_norm).x_labels(5).x_label_formatter(&fmt);
-            } else {
-                m.x_labels(0);
-            }
-            m.draw().map_err(|e| e.to_string())?;
-            let noisy = format!("{}: {}", run_name(report, run, lang), t.noisy);
-            for (h, c, label) in [(&hc, GREY, t.clean.to_string()), (&hn, color_of(report, run), noisy)] {
-                chart
-                    .draw_series(h.iter().enumerate().map(|(i, &v)| {
-                        let x0 = lo + i as f64 * width;
-                        Rectangle::new([(x0, 0.0), (x0 + width, v)], c.mix(0.45).filled())
-                    }))
+    svg(
+        WIDTH,
+        panel_h * runs.len().max(1) as u32,
+        t.grad_hist_title,
+        &desc.join(". "),
+        lang,
+        |root| {
+            let all: Vec<f64> = runs
+                .iter()
+                .flat_map(|r| {
+                    let g = scaled(r).unwrap_or_default();
+                    g.clean
+                        .iter()
+                        .chain(&g.noisy)
+                        .map(|&x| f64::from(x).max(1e-6).log10())
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            if all.is_empty() {
+                root.draw(&Text::new(t.no_grad_norms, (10, 20), ("sans-serif", TEXT)))
                     .map_err(|e| e.to_string())?;
-                keys.add(label, Mark::Square(c.mix(0.6).filled()));
+                return Ok(Legend::default());
             }
-        }
-        Ok(keys)
-    })
+            let (lo, hi) = all.iter().fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+            let (lo, hi) = (lo.floor(), (hi + 1e-9).ceil().max(lo.floor() + 1.0));
+            let bins = 24usize;
+            let width = (hi - lo) / bins as f64;
+            // One panel a model, stacked (each as wide as the chart, on a phone too), the x axis once.
+            let panels = root.split_evenly((runs.len().max(1), 1));
+            let mut keys = Legend::default();
+            keys.add(t.clean, Mark::Square(GREY.mix(0.6).filled()));
+            for (i, (run, panel)) in runs.iter().zip(panels.iter()).enumerate() {
+                let last = i + 1 == runs.len();
+                let g = scaled(run).unwrap_or_default();
+                let hist = |v: &[f32]| {
+                    let mut h = vec![0f64; bins];
+                    for &x in v {
+                        let b = ((f64::from(x).max(1e-6).log10() - lo) / width).floor() as isize;
+                        h[b.clamp(0, bins as isize - 1) as usize] += 1.0;
+                    }
+                    let n = v.len().max(1) as f64;
+                    h.into_iter().map(move |c| c / n).collect::<Vec<f64>>()
+                };
+                let (hc, hn) = (hist(&g.clean), hist(&g.noisy));
+                let ymax = hc.iter().chain(&hn).cloned().fold(0.05, f64::max) * 1.1;
+                let mut chart = ChartBuilder::on(panel)
+                    .caption(
+                        format!("{}: {}", run_name(report, run, lang), t.per_sample),
+                        ("sans-serif", TEXT),
+                    )
+                    .margin(6)
+                    .margin_right(24)
+                    .x_label_area_size(if last { 44 } else { 4 })
+                    .y_label_area_size(60)
+                    .build_cartesian_2d(lo..hi, 0f64..ymax)
+                    .map_err(|e| e.to_string())?;
+                let fmt = |v: &f64| tick(v, lang);
+                let mut m = mesh(&mut chart);
+                m.y_desc(t.fraction).y_labels(3).y_label_formatter(&fmt);
+                if last {
+                    m.x_desc(t.log_grad_norm).x_labels(5).x_label_formatter(&fmt);
+                } else {
+                    m.x_labels(0);
+                }
+                m.draw().map_err(|e| e.to_string())?;
+                let noisy = format!("{}: {}", run_name(report, run, lang), t.noisy);
+                for (h, c, label) in
+                    [(&hc, GREY, t.clean.to_string()), (&hn, color_of(report, run), noisy)]
+                {
+                    chart
+                        .draw_series(h.iter().enumerate().map(|(i, &v)| {
+                            let x0 = lo + i as f64 * width;
+                            Rectangle::new([(x0, 0.0), (x0 + width, v)], c.mix(0.45).filled())
+                        }))
+                        .map_err(|e| e.to_string())?;
+                    keys.add(label, Mark::Square(c.mix(0.6).filled()));
+                }
+            }
+            Ok(keys)
+        },
+    )
 }
 
 /// One line of a [`lines`] chart.
@@ -444,18 +524,28 @@ pub struct Line {
 
 /// A chart of lines on linear axes (the range fitted to the data, from 0), with an optional
 /// horizontal reference line.
-pub fn lines(title: &str, x_desc: &str, y_desc: &str, series: &[Line], reference: Option<(f64, &str)>, lang: Lang) -> String {
+pub fn lines(
+    title: &str,
+    x_desc: &str,
+    y_desc: &str,
+    series: &[Line],
+    reference: Option<(f64, &str)>,
+    lang: Lang,
+) -> String {
     let t = &lang.texts().charts;
     // The x axis named by its first word ("epoch"), for the text alternative.
     let x_name = x_desc.split_whitespace().next().unwrap_or("x");
     let mut desc = vec![format!("{y_desc} {} {x_name}", t.by)];
-    desc.extend(series.iter().map(|l| describe::series(&l.label, x_name, &l.points, describe::num, lang)));
+    desc.extend(
+        series.iter().map(|l| describe::series(&l.label, x_name, &l.points, describe::num, lang)),
+    );
     if let Some((y, label)) = reference {
         desc.push(format!("{} {}: {label}", t.reference_at, describe::num(y, lang)));
     }
     svg(WIDTH, 300, title, &desc.join(". "), lang, |root| {
         let pts = series.iter().flat_map(|l| l.points.iter());
-        let (xmax, ymax) = pts.fold((1.0f64, reference.map_or(0.0, |r| r.0)), |(a, b), &(x, y)| (a.max(x), b.max(y)));
+        let (xmax, ymax) = pts
+            .fold((1.0f64, reference.map_or(0.0, |r| r.0)), |(a, b), &(x, y)| (a.max(x), b.max(y)));
         let ymax = if ymax > 0.0 { ymax * 1.1 } else { 1.0 };
         let mut chart = ChartBuilder::on(root)
             .caption(title, ("sans-serif", CAPTION))
@@ -510,11 +600,21 @@ pub fn gamma_sigma_curves(reports: &[&Report], lang: Lang) -> String {
                 let (layer_color, dash) = LAYER_LOOKS[l % LAYER_LOOKS.len()];
                 let color = if r.variant(run) == Variant::BnReg { REG_COLOR } else { layer_color };
                 series.push(Line {
-                    label: format!("{} {}", run_name(r, run, lang), run.epochs[0].gamma_sigma[l].layer),
+                    label: format!(
+                        "{} {}",
+                        run_name(r, run, lang),
+                        run.epochs[0].gamma_sigma[l].layer
+                    ),
                     color,
                     dash,
                     width: 2,
-                    points: run.epochs.iter().filter_map(|e| e.gamma_sigma.get(l).map(|g| (e.epoch as f64, g.batch_median))).collect(),
+                    points: run
+                        .epochs
+                        .iter()
+                        .filter_map(|e| {
+                            e.gamma_sigma.get(l).map(|g| (e.epoch as f64, g.batch_median))
+                        })
+                        .collect(),
                 });
             }
         }
@@ -563,7 +663,11 @@ fn noise_look(noise: f64) -> (RGBColor, Dash) {
 }
 
 fn lighter(c: RGBColor) -> RGBColor {
-    RGBColor(((u16::from(c.0) + 255) / 2) as u8, ((u16::from(c.1) + 255) / 2) as u8, ((u16::from(c.2) + 255) / 2) as u8)
+    RGBColor(
+        ((u16::from(c.0) + 255) / 2) as u8,
+        ((u16::from(c.1) + 255) / 2) as u8,
+        ((u16::from(c.2) + 255) / 2) as u8,
+    )
 }
 
 fn epoch_points(v: &[f64]) -> Vec<(f64, f64)> {
@@ -585,8 +689,20 @@ pub fn paper_charts(table: &PaperTable, lang: Lang) -> Vec<(&'static str, String
         let dash = Dash::of(Variant::unregularized(c.batch_norm));
         if c.noise > 0.0 {
             let width = if c.noise > 0.03 { 3 } else { 1 };
-            memo.push(Line { label: tag.clone(), color, dash, width, points: epoch_points(&c.flipped_acc) });
-            grads.push(Line { label: format!("{tag} {}", t.noisy), color, dash, width, points: epoch_points(&c.influence_noisy) });
+            memo.push(Line {
+                label: tag.clone(),
+                color,
+                dash,
+                width,
+                points: epoch_points(&c.flipped_acc),
+            });
+            grads.push(Line {
+                label: format!("{tag} {}", t.noisy),
+                color,
+                dash,
+                width,
+                points: epoch_points(&c.influence_noisy),
+            });
             grads.push(Line {
                 label: format!("{tag} {}", t.clean),
                 color: lighter(color),
@@ -597,7 +713,9 @@ pub fn paper_charts(table: &PaperTable, lang: Lang) -> Vec<(&'static str, String
         }
         if c.batch_norm && !c.gamma_sigma.is_empty() {
             let layers = c.gamma_sigma.len() as f64;
-            let mean = |m: &Vec<Vec<f64>>| -> Vec<f64> { (0..m[0].len()).map(|e| m.iter().map(|l| l[e]).sum::<f64>() / layers).collect() };
+            let mean = |m: &Vec<Vec<f64>>| -> Vec<f64> {
+                (0..m[0].len()).map(|e| m.iter().map(|l| l[e]).sum::<f64>() / layers).collect()
+            };
             let (color, dash) = noise_look(c.noise);
             let line = |per_layer| Line {
                 label: format!("{} {}", lang.pct(c.noise, 0), t.noise),
@@ -613,7 +731,10 @@ pub fn paper_charts(table: &PaperTable, lang: Lang) -> Vec<(&'static str, String
     vec![
         ("memorization", lines(t.paper_memo_title, t.epoch, t.flipped_acc_pct, &memo, None, lang)),
         ("gradients", lines(t.paper_grads_title, t.epoch, t.gradient_norm, &grads, None, lang)),
-        ("gamma-sigma", lines(t.paper_gs_title, t.epoch_axis, "γ/σ", &gs, Some((1.0, "γ/σ = 1")), lang)),
+        (
+            "gamma-sigma",
+            lines(t.paper_gs_title, t.epoch_axis, "γ/σ", &gs, Some((1.0, "γ/σ = 1")), lang),
+        ),
         ("gamma", lines(t.paper_gamma_title, t.epoch_axis, t.mean_gamma, &gamma, None, lang)),
         ("tradeoff", tradeoff_chart(table, lang)),
     ]
@@ -626,7 +747,11 @@ pub fn tradeoff_chart(table: &PaperTable, lang: Lang) -> String {
     let title = t.tradeoff_title;
     let mut desc = vec![t.tradeoff_desc.to_string()];
     for p in &table.tradeoff {
-        let auc = p.lira_auc.as_ref().map(|a| format!(", LiRA AUC {}", describe::num(a.mean, lang))).unwrap_or_default();
+        let auc = p
+            .lira_auc
+            .as_ref()
+            .map(|a| format!(", LiRA AUC {}", describe::num(a.mean, lang)))
+            .unwrap_or_default();
         desc.push(format!(
             "λ = {}: {} {}, {} {}{auc}",
             lang.plain(p.lambda),
@@ -639,14 +764,20 @@ pub fn tradeoff_chart(table: &PaperTable, lang: Lang) -> String {
     svg(WIDTH, 300, title, &desc.join(". "), lang, |root| {
         let pts = &table.tradeoff;
         if pts.is_empty() {
-            root.draw(&Text::new(t.no_sweep, (10, 20), ("sans-serif", TEXT))).map_err(|e| e.to_string())?;
+            root.draw(&Text::new(t.no_sweep, (10, 20), ("sans-serif", TEXT)))
+                .map_err(|e| e.to_string())?;
             return Ok(Legend::default());
         }
-        let (xlo, xhi) = pts.iter().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.test_acc.mean), b.max(p.test_acc.mean)));
+        let (xlo, xhi) = pts.iter().fold((f64::MAX, f64::MIN), |(a, b), p| {
+            (a.min(p.test_acc.mean), b.max(p.test_acc.mean))
+        });
         let (xlo, xhi) = (xlo - 1.0, xhi + 1.0);
         let ymax = pts
             .iter()
-            .flat_map(|p| std::iter::once(p.flipped_acc.mean).chain(p.lira_auc.as_ref().map(|a| 100.0 * a.mean)))
+            .flat_map(|p| {
+                std::iter::once(p.flipped_acc.mean)
+                    .chain(p.lira_auc.as_ref().map(|a| 100.0 * a.mean))
+            })
             .fold(10.0, f64::max)
             * 1.15;
         let mut chart = ChartBuilder::on(root)
@@ -664,12 +795,20 @@ pub fn tradeoff_chart(table: &PaperTable, lang: Lang) -> String {
             .y_label_formatter(&|v| tick(v, lang))
             .draw()
             .map_err(|e| e.to_string())?;
-        let flipped: Vec<(f64, f64)> = pts.iter().map(|p| (p.test_acc.mean, p.flipped_acc.mean)).collect();
+        let flipped: Vec<(f64, f64)> =
+            pts.iter().map(|p| (p.test_acc.mean, p.flipped_acc.mean)).collect();
         let mut keys = Legend::default();
-        chart.draw_series(flipped.into_iter().map(|p| Circle::new(p, 5, BN_COLOR.filled()))).map_err(|e| e.to_string())?;
+        chart
+            .draw_series(flipped.into_iter().map(|p| Circle::new(p, 5, BN_COLOR.filled())))
+            .map_err(|e| e.to_string())?;
         keys.add(format!("{} (%)", t.flipped_label_accuracy), Mark::Dot(4, BN_COLOR.filled()));
-        let auc: Vec<(f64, f64)> = pts.iter().filter_map(|p| p.lira_auc.as_ref().map(|a| (p.test_acc.mean, 100.0 * a.mean))).collect();
-        chart.draw_series(auc.into_iter().map(|p| TriangleMarker::new(p, 5, PLAIN_COLOR.filled()))).map_err(|e| e.to_string())?;
+        let auc: Vec<(f64, f64)> = pts
+            .iter()
+            .filter_map(|p| p.lira_auc.as_ref().map(|a| (p.test_acc.mean, 100.0 * a.mean)))
+            .collect();
+        chart
+            .draw_series(auc.into_iter().map(|p| TriangleMarker::new(p, 5, PLAIN_COLOR.filled())))
+            .map_err(|e| e.to_string())?;
         keys.add("LiRA AUC × 100", Mark::Triangle(4, PLAIN_COLOR.filled()));
         for p in pts {
             chart
@@ -688,13 +827,24 @@ pub fn tradeoff_chart(table: &PaperTable, lang: Lang) -> String {
 pub fn roc_curves(report: &Report, lang: Lang) -> String {
     let t = &lang.texts().charts;
     let title = t.roc_title;
-    let attacks: Vec<(&ModelRun, &AttackReport)> = report.runs.iter().filter_map(|r| r.attack.as_ref().map(|a| (r, a))).collect();
+    let attacks: Vec<(&ModelRun, &AttackReport)> =
+        report.runs.iter().filter_map(|r| r.attack.as_ref().map(|a| (r, a))).collect();
     let mut desc = vec![t.roc_desc.to_string()];
     for (run, a) in &attacks {
         for (roc, label) in [(&a.lira_online, "LiRA"), (&a.loss, t.loss_attack)] {
-            let low: Vec<String> =
-                roc.tpr_at_low_fpr.iter().map(|&(fpr, tpr)| (t.tpr_at_fpr)(&describe::pct(tpr, lang), &describe::pct(fpr, lang))).collect();
-            desc.push(format!("{} {label}: AUC {}; {}", run_name(report, run, lang), lang.num(roc.auc, 3), low.join(", ")));
+            let low: Vec<String> = roc
+                .tpr_at_low_fpr
+                .iter()
+                .map(|&(fpr, tpr)| {
+                    (t.tpr_at_fpr)(&describe::pct(tpr, lang), &describe::pct(fpr, lang))
+                })
+                .collect();
+            desc.push(format!(
+                "{} {label}: AUC {}; {}",
+                run_name(report, run, lang),
+                lang.num(roc.auc, 3),
+                low.join(", ")
+            ));
         }
     }
     svg(WIDTH, 400, title, &desc.join(". "), lang, |root| {
@@ -721,9 +871,13 @@ pub fn roc_curves(report: &Report, lang: Lang) -> String {
             let (c, dash) = (color_of(report, run), dash_of(report, run));
             let name = run_name(report, run, lang);
             for (roc, label, width) in [(&a.lira_online, "LiRA", 3u32), (&a.loss, t.loss, 1u32)] {
-                let pts: Vec<(f64, f64)> = roc.points.iter().map(|&(x, y)| (x.max(lo), y.max(lo))).collect();
+                let pts: Vec<(f64, f64)> =
+                    roc.points.iter().map(|&(x, y)| (x.max(lo), y.max(lo))).collect();
                 stroke(&mut chart, pts, c.stroke_width(width), dash)?;
-                keys.add(format!("{name} {label}: AUC {}", lang.num(roc.auc, 3)), Mark::Line(c.stroke_width(width), dash));
+                keys.add(
+                    format!("{name} {label}: AUC {}", lang.num(roc.auc, 3)),
+                    Mark::Line(c.stroke_width(width), dash),
+                );
             }
         }
         Ok(keys)
@@ -790,7 +944,10 @@ mod tests {
     /// Charts of a real (hand-made) report draw their data: a placeholder or an empty frame fails.
     #[test]
     fn charts_draw_the_report_they_are_given() {
-        let run = ModelRun { epochs: (0..3).map(|e| epoch(e, 0.3 * e as f64)).collect(), ..ModelRun::new(Variant::Bn) };
+        let run = ModelRun {
+            epochs: (0..3).map(|e| epoch(e, 0.3 * e as f64)).collect(),
+            ..ModelRun::new(Variant::Bn)
+        };
         let r = Report { config: Default::default(), backend: "test".into(), runs: vec![run] };
         // The same run with live read-outs: lines through them, the epochs as markers.
         let mut live = r.clone();
@@ -808,7 +965,12 @@ mod tests {
             ("accuracy", accuracy_curves(&[&r], "t", Lang::En), "<polyline", 3),
             ("accuracy, live", accuracy_curves(&[&live], "t", Lang::En), "<polyline", 3),
             // The flipped members' accuracy at each epoch's end (3 marks), and the key's.
-            ("accuracy, live: the epochs as markers", accuracy_curves(&[&live], "t", Lang::En), "<circle", 4),
+            (
+                "accuracy, live: the epochs as markers",
+                accuracy_curves(&[&live], "t", Lang::En),
+                "<circle",
+                4,
+            ),
             ("live attack", live_attack_curves(&live, Lang::En), "<polyline", 2),
             ("γ/σ", gamma_sigma_curves(&[&r], Lang::En), "<polyline", 1),
             ("gradient curves", grad_norm_curves(&r, Lang::En), "<polyline", 2),
@@ -824,21 +986,44 @@ mod tests {
     #[test]
     fn charts_say_their_numbers_and_dash_the_models_apart() {
         let runs = vec![
-            ModelRun { epochs: (0..3).map(|e| epoch(e, 0.3 * e as f64)).collect(), ..ModelRun::new(Variant::Bn) },
-            ModelRun { epochs: (0..3).map(|e| epoch(e, 0.2 * e as f64)).collect(), ..ModelRun::new(Variant::Plain) },
+            ModelRun {
+                epochs: (0..3).map(|e| epoch(e, 0.3 * e as f64)).collect(),
+                ..ModelRun::new(Variant::Bn)
+            },
+            ModelRun {
+                epochs: (0..3).map(|e| epoch(e, 0.2 * e as f64)).collect(),
+                ..ModelRun::new(Variant::Plain)
+            },
         ];
         let r = Report { config: Default::default(), backend: "test".into(), runs };
-        let desc = |svg: &str| svg.split("<desc>").nth(1).and_then(|d| d.split("</desc>").next()).map(str::to_string);
+        let desc = |svg: &str| {
+            svg.split("<desc>").nth(1).and_then(|d| d.split("</desc>").next()).map(str::to_string)
+        };
         for (name, svg, said) in [
             // Flipped accuracy is half of 0.6 at epoch 2 (BN), of 0.4 (no-BN).
             (
                 "accuracy",
                 accuracy_curves(&[&r], "t", Lang::En),
-                vec!["BN, flipped: 0% at epoch 0, 15% at epoch 1, 30% at epoch 2", "no-BN, flipped:"],
+                vec![
+                    "BN, flipped: 0% at epoch 0, 15% at epoch 1, 30% at epoch 2",
+                    "no-BN, flipped:",
+                ],
             ),
-            ("γ/σ", gamma_sigma_curves(&[&r], Lang::En), vec!["BN conv1: 1.50 at epoch 0", "reference line at 1.00"]),
-            ("gradient curves", grad_norm_curves(&r, Lang::En), vec!["BN: noisy: 4.00 at epoch 0", "no-BN: clean: 1.25 at epoch 0"]),
-            ("gradient histograms", grad_norm_histograms(&r, Lang::En), vec!["BN, noisy: median 4.00 over 3 samples"]),
+            (
+                "γ/σ",
+                gamma_sigma_curves(&[&r], Lang::En),
+                vec!["BN conv1: 1.50 at epoch 0", "reference line at 1.00"],
+            ),
+            (
+                "gradient curves",
+                grad_norm_curves(&r, Lang::En),
+                vec!["BN: noisy: 4.00 at epoch 0", "no-BN: clean: 1.25 at epoch 0"],
+            ),
+            (
+                "gradient histograms",
+                grad_norm_histograms(&r, Lang::En),
+                vec!["BN, noisy: median 4.00 over 3 samples"],
+            ),
         ] {
             assert!(svg.contains(" role=\"img\"><title>"), "{name}: {svg}");
             let d = desc(&svg).unwrap_or_else(|| panic!("{name}: no desc in {svg}"));
@@ -848,19 +1033,31 @@ mod tests {
         }
         // BN's line is solid (one polyline per series), no-BN's dashed (many short ones).
         let lines = grad_norm_curves(&r, Lang::En);
-        let strokes = |color: RGBColor| lines.matches(&format!("stroke=\"#{:02X}{:02X}{:02X}\"", color.0, color.1, color.2)).count();
+        let strokes = |color: RGBColor| {
+            lines
+                .matches(&format!("stroke=\"#{:02X}{:02X}{:02X}\"", color.0, color.1, color.2))
+                .count()
+        };
         assert!(strokes(PLAIN_COLOR) > 2 * strokes(BN_COLOR), "{lines}");
     }
     /// A chart in Spanish says its title, axes and keys in Spanish, and none of them in English.
     #[test]
     fn a_spanish_chart_is_in_spanish() {
         let runs = vec![
-            ModelRun { epochs: (0..3).map(|e| epoch(e, 0.3 * e as f64)).collect(), ..ModelRun::new(Variant::Bn) },
-            ModelRun { epochs: (0..3).map(|e| epoch(e, 0.2 * e as f64)).collect(), ..ModelRun::new(Variant::Plain) },
+            ModelRun {
+                epochs: (0..3).map(|e| epoch(e, 0.3 * e as f64)).collect(),
+                ..ModelRun::new(Variant::Bn)
+            },
+            ModelRun {
+                epochs: (0..3).map(|e| epoch(e, 0.2 * e as f64)).collect(),
+                ..ModelRun::new(Variant::Plain)
+            },
         ];
         let r = Report { config: Default::default(), backend: "test".into(), runs };
         let (en, es) = (&Lang::En.texts().charts, &Lang::Es.texts().charts);
-        let title = |svg: &str| svg.split("<title>").nth(1).and_then(|d| d.split("</title>").next()).map(str::to_string);
+        let title = |svg: &str| {
+            svg.split("<title>").nth(1).and_then(|d| d.split("</title>").next()).map(str::to_string)
+        };
         for (svg, want, not) in [
             (grad_norm_curves(&r, Lang::Es), es.grad_curves_title, en.grad_curves_title),
             (gamma_sigma_curves(&[&r], Lang::Es), es.gamma_title, en.gamma_title),
@@ -875,11 +1072,17 @@ mod tests {
         }
         // Its numbers are written the Spanish way: a decimal comma, "15 %".
         let acc = accuracy_curves(&[&r], es.accuracy, Lang::Es);
-        assert!(acc.contains("sin BN, etiqueta invertida:") && acc.contains("15\u{a0}% en la época 1"), "{acc}");
+        assert!(
+            acc.contains("sin BN, etiqueta invertida:") && acc.contains("15\u{a0}% en la época 1"),
+            "{acc}"
+        );
         assert!(acc.contains("\n50\u{a0}%\n</text>"), "percent ticks the Spanish way: {acc}");
         let gs = gamma_sigma_curves(&[&r], Lang::Es);
-        let ticks: Vec<&str> =
-            gs.split("</text>").filter_map(|t| t.trim().rsplit('\n').next()).filter(|t| t.chars().any(|c| c.is_ascii_digit())).collect();
+        let ticks: Vec<&str> = gs
+            .split("</text>")
+            .filter_map(|t| t.trim().rsplit('\n').next())
+            .filter(|t| t.chars().any(|c| c.is_ascii_digit()))
+            .collect();
         assert!(
             ticks.iter().any(|t| t.contains(',')) && !ticks.iter().any(|t| t.contains('.')),
             "tick labels with a decimal comma: {ticks:?}"

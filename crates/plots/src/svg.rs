@@ -17,11 +17,16 @@ const SVG_FONT_SCALE: f64 = 1.24;
 /// count as a digit. An estimate: the browser's own sans-serif may differ by ~10 %, which moves a
 /// legend's edge by a few pixels, never the data.
 const WIDTHS: [u16; 95] = [
-    278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, // ' '..'/'
-    556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556, // '0'..'?'
-    1015, 667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778, // '@'..'O'
-    667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556, // 'P'..'_'
-    333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, // '`'..'o'
+    278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278,
+    278, // ' '..'/'
+    556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584,
+    556, // '0'..'?'
+    1015, 667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722,
+    778, // '@'..'O'
+    667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469,
+    556, // 'P'..'_'
+    333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556,
+    556, // '`'..'o'
     556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584, // 'p'..'~'
 ];
 
@@ -56,7 +61,11 @@ impl DrawingBackend for Svg<'_> {
         self.0.present()
     }
 
-    fn draw_pixel(&mut self, point: BackendCoord, color: plotters_backend::BackendColor) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
+    fn draw_pixel(
+        &mut self,
+        point: BackendCoord,
+        color: plotters_backend::BackendColor,
+    ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
         self.0.draw_pixel(point, color)
     }
 
@@ -114,11 +123,20 @@ impl DrawingBackend for Svg<'_> {
         self.0.draw_text(text, style, pos)
     }
 
-    fn estimate_text_size<S: BackendTextStyle>(&self, text: &str, style: &S) -> Result<(u32, u32), DrawingErrorKind<Self::ErrorType>> {
+    fn estimate_text_size<S: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &S,
+    ) -> Result<(u32, u32), DrawingErrorKind<Self::ErrorType>> {
         Ok(text_size(text, style.size()))
     }
 
-    fn blit_bitmap(&mut self, pos: BackendCoord, size: (u32, u32), src: &[u8]) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
+    fn blit_bitmap(
+        &mut self,
+        pos: BackendCoord,
+        size: (u32, u32),
+        src: &[u8],
+    ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
         self.0.blit_bitmap(pos, size, src)
     }
 }
@@ -132,7 +150,11 @@ mod tests {
         // Helvetica: "0.5" = 556 + 278 + 556 per mille; at size 12.4 the em is 10 px.
         assert_eq!(text_size("0.5", 12.4), (14, 12));
         assert!(text_size("mmmm", 11.0).0 > text_size("iiii", 11.0).0);
-        assert_eq!(text_size("γ", 12.4).0, text_size("0", 12.4).0, "other characters count as a digit");
+        assert_eq!(
+            text_size("γ", 12.4).0,
+            text_size("0", 12.4).0,
+            "other characters count as a digit"
+        );
         assert_eq!(text_size("", 18.0).0, 0);
         assert!(text_size("epoch", 22.0).0 > text_size("epoch", 11.0).0);
     }

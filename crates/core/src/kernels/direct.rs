@@ -50,7 +50,13 @@ for_each_isa! {
 }
 
 #[inline(always)]
-fn forward_generic<V: Vector>(s: &Conv, offsets: &[usize], xp: &[f32], wt: &[f32], wide: &mut [f32]) {
+fn forward_generic<V: Vector>(
+    s: &Conv,
+    offsets: &[usize],
+    xp: &[f32],
+    wt: &[f32],
+    wide: &mut [f32],
+) {
     // Output channels × vectors per block: up to 24 accumulators where there are 32 registers, up
     // to 12 where there are 16.
     let wide_regs = V::REGS >= 32;
@@ -89,7 +95,9 @@ type ForwardBlock<'a> = (&'a Conv, &'a [usize], &'a [f32], &'a [f32], &'a mut [f
 
 /// Output channels `o0..o0 + B` × vectors `p0..p0 + Q·L` of [`forward`]; returns Q.
 #[inline(always)]
-fn forward_block<V: Vector, const B: usize, const Q: usize>((s, offsets, xp, wt, wide, o0, p0): ForwardBlock) -> usize {
+fn forward_block<V: Vector, const B: usize, const Q: usize>(
+    (s, offsets, xp, wt, wide, o0, p0): ForwardBlock,
+) -> usize {
     let run = s.run();
     let mut acc = [[V::zero(); Q]; B];
     for (r, &offset) in offsets.iter().enumerate() {
@@ -133,7 +141,14 @@ for_each_isa! {
 }
 
 #[inline(always)]
-fn weight_grad_generic<V: Vector>(s: &Conv, offsets: &[usize], xp: &[f32], stride: usize, gw: &[f32], sums: &mut [f32]) {
+fn weight_grad_generic<V: Vector>(
+    s: &Conv,
+    offsets: &[usize],
+    xp: &[f32],
+    stride: usize,
+    gw: &[f32],
+    sums: &mut [f32],
+) {
     // Taps × output channels per block: 4 × 6 accumulators where there are 32 registers, 2 × 6
     // where there are 16.
     let wide = V::REGS >= 32;
@@ -166,18 +181,23 @@ fn weight_grad_generic<V: Vector>(s: &Conv, offsets: &[usize], xp: &[f32], strid
 }
 
 /// [`weight_grad`]'s arguments and the block's first tap and output channel.
-type WeightGradBlock<'a> = (&'a Conv, &'a [usize], &'a [f32], usize, &'a [f32], &'a mut [f32], usize, usize);
+type WeightGradBlock<'a> =
+    (&'a Conv, &'a [usize], &'a [f32], usize, &'a [f32], &'a mut [f32], usize, usize);
 
 /// Taps `r0..r0 + T` × output channels `o0..o0 + B` of [`weight_grad`], over every sample of the
 /// group.
 #[inline(always)]
-fn weight_grad_block<V: Vector, const T: usize, const B: usize>((s, offsets, xp, stride, gw, sums, r0, o0): WeightGradBlock) {
+fn weight_grad_block<V: Vector, const T: usize, const B: usize>(
+    (s, offsets, xp, stride, gw, sums, r0, o0): WeightGradBlock,
+) {
     let (run, taps) = (s.run(), offsets.len());
     let samples = gw.len() / (s.cout * run);
     let mut acc = [[V::zero(); B]; T];
     for j in 0..samples {
-        let x_rows: [&[f32]; T] = std::array::from_fn(|t| &xp[j * stride + offsets[r0 + t]..][..run]);
-        let g_rows: [&[f32]; B] = std::array::from_fn(|b| &gw[(j * s.cout + o0 + b) * run..][..run]);
+        let x_rows: [&[f32]; T] =
+            std::array::from_fn(|t| &xp[j * stride + offsets[r0 + t]..][..run]);
+        let g_rows: [&[f32]; B] =
+            std::array::from_fn(|b| &gw[(j * s.cout + o0 + b) * run..][..run]);
         for p in (0..run).step_by(V::L) {
             let mut x = [V::zero(); T];
             for t in 0..T {

@@ -32,7 +32,9 @@ use burn::backend::autodiff::grads::Gradients;
 use burn::backend::autodiff::ops::{Backward, Ops, OpsKind};
 use burn::backend::flex::FlexTensor;
 use burn::backend::tensor::FloatTensor;
-use burn::backend::{AutodiffBackend, Dispatch, DispatchDevice, Flex, TensorMetadata, backend_extension};
+use burn::backend::{
+    AutodiffBackend, Dispatch, DispatchDevice, Flex, TensorMetadata, backend_extension,
+};
 use burn::tensor::ops::{ConvOptions, MaxPoolOptions};
 use burn::tensor::{DType, Tensor, TensorData};
 
@@ -41,7 +43,11 @@ use burn::tensor::{DType, Tensor, TensorData};
 pub trait LeNetKernels: burn::backend::Backend {
     /// A convolution of `x` `[B, C, H, W]` with `weight` `[O, C, k, k]`: stride 1, `padding` zeros
     /// on every side, no bias.
-    fn lenet_conv(x: FloatTensor<Self>, weight: FloatTensor<Self>, padding: usize) -> FloatTensor<Self>;
+    fn lenet_conv(
+        x: FloatTensor<Self>,
+        weight: FloatTensor<Self>,
+        padding: usize,
+    ) -> FloatTensor<Self>;
     /// Max-pooling of `x` `[B, C, H, W]` over 2×2 windows with stride 2 (`[B, C, H/2, W/2]`,
     /// rounded down).
     fn lenet_pool(x: FloatTensor<Self>) -> FloatTensor<Self>;
@@ -77,7 +83,14 @@ impl LeNetKernels for Flex {
         bn_stats(&x)
     }
 
-    fn lenet_bn(x: FlexTensor, gamma: FlexTensor, beta: FlexTensor, stats: FlexTensor, epsilon: f64, relu: bool) -> FlexTensor {
+    fn lenet_bn(
+        x: FlexTensor,
+        gamma: FlexTensor,
+        beta: FlexTensor,
+        stats: FlexTensor,
+        epsilon: f64,
+        relu: bool,
+    ) -> FlexTensor {
         bn_forward(&x, &gamma, &beta, &stats, epsilon, relu)
     }
 
@@ -87,22 +100,37 @@ impl LeNetKernels for Flex {
 }
 
 impl<C: CheckpointStrategy> LeNetKernels for Autodiff<Flex, C> {
-    fn lenet_conv(x: FloatTensor<Self>, weight: FloatTensor<Self>, padding: usize) -> FloatTensor<Self> {
+    fn lenet_conv(
+        x: FloatTensor<Self>,
+        weight: FloatTensor<Self>,
+        padding: usize,
+    ) -> FloatTensor<Self> {
         #[derive(Debug)]
         struct ConvBackward;
 
         impl Backward<Flex, 2> for ConvBackward {
             type State = (FlexTensor, FlexTensor, usize);
 
-            fn backward(self, ops: Ops<Self::State, 2>, grads: &mut Gradients, _: &mut Checkpointer) {
+            fn backward(
+                self,
+                ops: Ops<Self::State, 2>,
+                grads: &mut Gradients,
+                _: &mut Checkpointer,
+            ) {
                 let [node_x, node_weight] = ops.parents;
                 let grad = grads.consume::<Flex>(&ops.node);
                 let (x, weight, padding) = ops.state;
                 if let Some(node) = node_x {
-                    grads.register::<Flex>(node.id, conv_input_grad(simd::Isa::best(), &x, &weight, &grad, padding));
+                    grads.register::<Flex>(
+                        node.id,
+                        conv_input_grad(simd::Isa::best(), &x, &weight, &grad, padding),
+                    );
                 }
                 if let Some(node) = node_weight {
-                    grads.register::<Flex>(node.id, conv_weight_grad(simd::Isa::best(), &x, &weight, &grad, padding));
+                    grads.register::<Flex>(
+                        node.id,
+                        conv_weight_grad(simd::Isa::best(), &x, &weight, &grad, padding),
+                    );
                 }
             }
         }
@@ -113,7 +141,12 @@ impl<C: CheckpointStrategy> LeNetKernels for Autodiff<Flex, C> {
                 let out = conv_forward(simd::Isa::best(), &x, &weight, padding);
                 prep.finish((x, weight, padding), out)
             }
-            OpsKind::UnTracked(prep) => prep.finish(conv_forward(simd::Isa::best(), x.primitive(), weight.primitive(), padding)),
+            OpsKind::UnTracked(prep) => prep.finish(conv_forward(
+                simd::Isa::best(),
+                x.primitive(),
+                weight.primitive(),
+                padding,
+            )),
         }
     }
 
@@ -124,7 +157,12 @@ impl<C: CheckpointStrategy> LeNetKernels for Autodiff<Flex, C> {
         impl Backward<Flex, 1> for PoolBackward {
             type State = FlexTensor;
 
-            fn backward(self, ops: Ops<Self::State, 1>, grads: &mut Gradients, _: &mut Checkpointer) {
+            fn backward(
+                self,
+                ops: Ops<Self::State, 1>,
+                grads: &mut Gradients,
+                _: &mut Checkpointer,
+            ) {
                 let [node_x] = ops.parents;
                 let grad = grads.consume::<Flex>(&ops.node);
                 if let Some(node) = node_x {
@@ -162,12 +200,18 @@ impl<C: CheckpointStrategy> LeNetKernels for Autodiff<Flex, C> {
             /// x, γ, β, the statistics, ε, whether a ReLU follows.
             type State = (FlexTensor, FlexTensor, FlexTensor, FlexTensor, f64, bool);
 
-            fn backward(self, ops: Ops<Self::State, 3>, grads: &mut Gradients, _: &mut Checkpointer) {
+            fn backward(
+                self,
+                ops: Ops<Self::State, 3>,
+                grads: &mut Gradients,
+                _: &mut Checkpointer,
+            ) {
                 let [node_x, node_gamma, node_beta] = ops.parents;
                 let grad = grads.consume::<Flex>(&ops.node);
                 let (x, gamma, beta, stats, epsilon, relu) = ops.state;
                 let relu = relu.then_some(&beta);
-                let (dx, dgamma, dbeta) = bn_backward(&x, &gamma, relu, &stats, epsilon, &grad, node_x.is_some());
+                let (dx, dgamma, dbeta) =
+                    bn_backward(&x, &gamma, relu, &stats, epsilon, &grad, node_x.is_some());
                 if let (Some(node), Some(dx)) = (node_x, dx) {
                     grads.register::<Flex>(node.id, dx);
                 }
@@ -180,12 +224,26 @@ impl<C: CheckpointStrategy> LeNetKernels for Autodiff<Flex, C> {
             }
         }
 
-        let prepared = BnBackward.prepare::<C>([x.node(), gamma.node(), beta.node()]).compute_bound().stateful();
-        let out = bn_forward(x.primitive(), gamma.primitive(), beta.primitive(), stats.primitive(), epsilon, relu);
+        let prepared = BnBackward
+            .prepare::<C>([x.node(), gamma.node(), beta.node()])
+            .compute_bound()
+            .stateful();
+        let out = bn_forward(
+            x.primitive(),
+            gamma.primitive(),
+            beta.primitive(),
+            stats.primitive(),
+            epsilon,
+            relu,
+        );
         match prepared {
             OpsKind::Tracked(prep) => {
-                let (x, gamma, beta, stats) =
-                    (x.primitive().clone(), gamma.primitive().clone(), beta.primitive().clone(), stats.primitive().clone());
+                let (x, gamma, beta, stats) = (
+                    x.primitive().clone(),
+                    gamma.primitive().clone(),
+                    beta.primitive().clone(),
+                    stats.primitive().clone(),
+                );
                 prep.finish((x, gamma, beta, stats, epsilon, relu), out)
             }
             OpsKind::UnTracked(prep) => prep.finish(out),
@@ -200,7 +258,12 @@ impl<C: CheckpointStrategy> LeNetKernels for Autodiff<Flex, C> {
             /// The output (positive where the gradient passes).
             type State = FlexTensor;
 
-            fn backward(self, ops: Ops<Self::State, 2>, grads: &mut Gradients, _: &mut Checkpointer) {
+            fn backward(
+                self,
+                ops: Ops<Self::State, 2>,
+                grads: &mut Gradients,
+                _: &mut Checkpointer,
+            ) {
                 let [node_x, node_bias] = ops.parents;
                 let grad = grads.consume::<Flex>(&ops.node);
                 let (dx, dbias) = bias_relu_backward(&ops.state, &grad);
@@ -247,8 +310,20 @@ pub fn conv2d(x: Tensor<4>, weight: Tensor<4>, options: ConvOptions<2>) -> Tenso
     // An output with no pixels (or no samples) is burn's to make.
     let [b, _, h, w] = x.dims();
     let some = b > 0 && h + 2 * top + 1 > k1 && w + 2 * left + 1 > k2;
-    if plain && some && k1 == k2 && top == bottom && left == right && top == left && on_flex(&x) && on_flex(&weight) {
-        return Tensor::from_dispatch(<Dispatch as LeNetKernels>::lenet_conv(x.into_dispatch(), weight.into_dispatch(), top));
+    if plain
+        && some
+        && k1 == k2
+        && top == bottom
+        && left == right
+        && top == left
+        && on_flex(&x)
+        && on_flex(&weight)
+    {
+        return Tensor::from_dispatch(<Dispatch as LeNetKernels>::lenet_conv(
+            x.into_dispatch(),
+            weight.into_dispatch(),
+            top,
+        ));
     }
     burn::tensor::module::conv2d(x, weight, None, options)
 }
@@ -277,7 +352,9 @@ pub fn batch_norm_train<const D: usize>(
         return None;
     }
     let c = x.dims()[1];
-    let stats: Tensor<1> = Tensor::from_dispatch(<Dispatch as LeNetKernels>::lenet_bn_stats(x.clone().into_dispatch()));
+    let stats: Tensor<1> = Tensor::from_dispatch(<Dispatch as LeNetKernels>::lenet_bn_stats(
+        x.clone().into_dispatch(),
+    ));
     let out = Tensor::from_dispatch(<Dispatch as LeNetKernels>::lenet_bn(
         x.into_dispatch(),
         gamma.into_dispatch(),
@@ -293,7 +370,10 @@ pub fn batch_norm_train<const D: usize>(
 /// burn's ops elsewhere.
 pub fn bias_relu<const D: usize>(x: Tensor<D>, bias: Tensor<1>) -> Tensor<D> {
     if D >= 2 && on_flex(&x) && on_flex(&bias) {
-        return Tensor::from_dispatch(<Dispatch as LeNetKernels>::lenet_bias_relu(x.into_dispatch(), bias.into_dispatch()));
+        return Tensor::from_dispatch(<Dispatch as LeNetKernels>::lenet_bias_relu(
+            x.into_dispatch(),
+            bias.into_dispatch(),
+        ));
     }
     let mut shape = [1; D];
     shape[1] = bias.dims()[0];
@@ -332,7 +412,14 @@ fn bn_stats(x: &FlexTensor) -> FlexTensor {
 }
 
 /// `scale · x + shift` per channel, with `scale = γ/√(var + ε)` and `shift = β − mean · scale`.
-fn bn_forward(x: &FlexTensor, gamma: &FlexTensor, beta: &FlexTensor, stats: &FlexTensor, epsilon: f64, relu: bool) -> FlexTensor {
+fn bn_forward(
+    x: &FlexTensor,
+    gamma: &FlexTensor,
+    beta: &FlexTensor,
+    stats: &FlexTensor,
+    epsilon: f64,
+    relu: bool,
+) -> FlexTensor {
     let (_, c, s) = bn_dims(x);
     let (xv, gv, bv, st) = (values(x), values(gamma), values(beta), values(stats));
     let scale: Vec<f32> = (0..c).map(|ch| gv[ch] / (st[c + ch] + epsilon as f32).sqrt()).collect();
@@ -427,7 +514,9 @@ fn bias_relu_backward(out: &FlexTensor, grad: &FlexTensor) -> (FlexTensor, FlexT
 fn values(t: &FlexTensor) -> std::borrow::Cow<'_, [f32]> {
     match t.as_slice::<f32>() {
         Some(s) => s.into(),
-        None => t.to_contiguous().as_slice::<f32>().expect("a contiguous f32 tensor").to_vec().into(),
+        None => {
+            t.to_contiguous().as_slice::<f32>().expect("a contiguous f32 tensor").to_vec().into()
+        }
     }
 }
 
@@ -466,17 +555,28 @@ impl Conv {
     fn new(x: &FlexTensor, weight: &FlexTensor, pad: usize) -> Self {
         let [batch, cin, h, w] = dims4(x);
         let [cout, wc, k, k2] = dims4(weight);
-        assert!(wc == cin && k == k2, "lenet_conv: weights {:?} for an input {:?}", dims4(weight), dims4(x));
+        assert!(
+            wc == cin && k == k2,
+            "lenet_conv: weights {:?} for an input {:?}",
+            dims4(weight),
+            dims4(x)
+        );
         let (hp, wp) = (h + 2 * pad, w + 2 * pad);
         let (oh, ow) = ((hp + 1).checked_sub(k), (wp + 1).checked_sub(k));
-        let (Some(oh), Some(ow)) = (oh, ow) else { panic!("lenet_conv: a {k}×{k} kernel over a {h}×{w} image padded by {pad}") };
+        let (Some(oh), Some(ow)) = (oh, ow) else {
+            panic!("lenet_conv: a {k}×{k} kernel over a {h}×{w} image padded by {pad}")
+        };
         Self { batch, cin, h, w, cout, k, pad, oh, ow, hp, wp }
     }
 
     /// The taps (C·k·k), the values of one input sample, and the padded sample's length: the
     /// spill's k − 1 zeros and a vector's more ([`simd::LANES`]) included.
     fn sizes(&self) -> (usize, usize, usize) {
-        (self.cin * self.k * self.k, self.cin * self.h * self.w, self.cin * self.hp * self.wp + self.k - 1 + simd::LANES)
+        (
+            self.cin * self.k * self.k,
+            self.cin * self.h * self.w,
+            self.cin * self.hp * self.wp + self.k - 1 + simd::LANES,
+        )
     }
 
     /// Where tap `r` = (c, i, j) starts reading in a padded sample.
@@ -544,7 +644,13 @@ fn conv_forward(isa: simd::Isa, x: &FlexTensor, weight: &FlexTensor, pad: usize)
 }
 
 /// `dW`, each thread summing its samples' ([`direct::weight_grad`]).
-fn conv_weight_grad(isa: simd::Isa, x: &FlexTensor, weight: &FlexTensor, grad: &FlexTensor, pad: usize) -> FlexTensor {
+fn conv_weight_grad(
+    isa: simd::Isa,
+    x: &FlexTensor,
+    weight: &FlexTensor,
+    grad: &FlexTensor,
+    pad: usize,
+) -> FlexTensor {
     let s = Conv::new(x, weight, pad);
     let (x, grad) = (values(x), values(grad));
     let (taps, sample, padded) = s.sizes();
@@ -561,9 +667,22 @@ fn conv_weight_grad(isa: simd::Isa, x: &FlexTensor, weight: &FlexTensor, grad: &
             for j in 0..n {
                 let b = first + j;
                 s.pad_into(&x[b * sample..][..sample], &mut xp[j * padded..][..padded]);
-                s.widen(&grad[b * out_sample..][..out_sample], &mut gw[j * s.cout * s.run()..], s.run(), 0);
+                s.widen(
+                    &grad[b * out_sample..][..out_sample],
+                    &mut gw[j * s.cout * s.run()..],
+                    s.run(),
+                    0,
+                );
             }
-            direct::weight_grad(isa, &s, &offsets, &xp, padded, &gw[..n * s.cout * s.run()], &mut sums);
+            direct::weight_grad(
+                isa,
+                &s,
+                &offsets,
+                &xp,
+                padded,
+                &gw[..n * s.cout * s.run()],
+                &mut sums,
+            );
         }
         direct::lane_sums(&sums)
     };
@@ -572,7 +691,13 @@ fn conv_weight_grad(isa: simd::Isa, x: &FlexTensor, weight: &FlexTensor, grad: &
 }
 
 /// `dx`, one sample at a time ([`direct::input_grad`]), the padding dropped.
-fn conv_input_grad(isa: simd::Isa, x: &FlexTensor, weight: &FlexTensor, grad: &FlexTensor, pad: usize) -> FlexTensor {
+fn conv_input_grad(
+    isa: simd::Isa,
+    x: &FlexTensor,
+    weight: &FlexTensor,
+    grad: &FlexTensor,
+    pad: usize,
+) -> FlexTensor {
     let s = Conv::new(x, weight, pad);
     let (w, grad) = (values(weight), values(grad));
     let (_, sample, _) = s.sizes();
@@ -614,7 +739,10 @@ fn pool_backward(x: &FlexTensor, grad: &FlexTensor) -> FlexTensor {
     let mut dx = vec![0.0f32; b * c * h * w];
     for_samples(&mut dx, c * h * w, |first, out| {
         let samples = out.len() / (c * h * w).max(1);
-        let (x, g) = (&x[first * c * h * w..][..out.len()], &g[first * c * oh * ow..][..samples * c * oh * ow]);
+        let (x, g) = (
+            &x[first * c * h * w..][..out.len()],
+            &g[first * c * oh * ow..][..samples * c * oh * ow],
+        );
         pool::backward(isa, x, g, h, w, out);
     });
     tensor(dx, [b, c, h, w])
@@ -629,7 +757,9 @@ fn for_samples(out: &mut [f32], per_sample: usize, f: impl Fn(usize, &mut [f32])
         use rayon::prelude::*;
         let per_thread = samples.div_ceil(rayon::current_num_threads()).max(1);
         if per_thread < samples {
-            out.par_chunks_mut(per_thread * per_sample).enumerate().for_each(|(t, chunk)| f(t * per_thread, chunk));
+            out.par_chunks_mut(per_thread * per_sample)
+                .enumerate()
+                .for_each(|(t, chunk)| f(t * per_thread, chunk));
             return;
         }
     }
@@ -638,13 +768,17 @@ fn for_samples(out: &mut [f32], per_sample: usize, f: impl Fn(usize, &mut [f32])
 }
 
 /// The sum over threads of `partial(samples)`, each thread taking a run of the `batch` samples.
-fn sum_over_samples(batch: usize, partial: impl Fn(std::ops::Range<usize>) -> Vec<f32> + Sync) -> Vec<f32> {
+fn sum_over_samples(
+    batch: usize,
+    partial: impl Fn(std::ops::Range<usize>) -> Vec<f32> + Sync,
+) -> Vec<f32> {
     #[cfg(not(target_arch = "wasm32"))]
     {
         use rayon::prelude::*;
         let per_thread = batch.div_ceil(rayon::current_num_threads()).max(1);
         if per_thread < batch {
-            let runs: Vec<_> = (0..batch).step_by(per_thread).map(|s| s..(s + per_thread).min(batch)).collect();
+            let runs: Vec<_> =
+                (0..batch).step_by(per_thread).map(|s| s..(s + per_thread).min(batch)).collect();
             // Added in the runs' order, whichever thread finished first: the same sums every time.
             let partials: Vec<Vec<f32>> = runs.into_par_iter().map(&partial).collect();
             return partials
@@ -665,7 +799,8 @@ mod tests {
     use burn::tensor::{Device, Distribution, Tensor, Tolerance};
 
     fn close<const D: usize>(ours: Tensor<D>, theirs: Tensor<D>) {
-        ours.into_data().assert_approx_eq::<f32>(&theirs.into_data(), Tolerance::rel_abs(1e-4, 1e-4));
+        ours.into_data()
+            .assert_approx_eq::<f32>(&theirs.into_data(), Tolerance::rel_abs(1e-4, 1e-4));
     }
 
     /// Our convolution against burn's, forward and both gradients, at LeNet's two shapes, one with
@@ -674,16 +809,23 @@ mod tests {
     fn conv_matches_burn() {
         let device = Device::flex().autodiff();
         // The fourth: more samples than one thread's share.
-        for (b, cin, cout, h, w, pad) in [(3, 1, 6, 28, 28, 2), (4, 6, 16, 14, 14, 0), (2, 2, 3, 7, 9, 3), (31, 6, 16, 14, 14, 0)] {
+        for (b, cin, cout, h, w, pad) in [
+            (3, 1, 6, 28, 28, 2),
+            (4, 6, 16, 14, 14, 0),
+            (2, 2, 3, 7, 9, 3),
+            (31, 6, 16, 14, 14, 0),
+        ] {
             let x = Tensor::<4>::random([b, cin, h, w], Distribution::Normal(0.0, 1.0), &device);
-            let wt = Tensor::<4>::random([cout, cin, 5, 5], Distribution::Normal(0.0, 1.0), &device);
+            let wt =
+                Tensor::<4>::random([cout, cin, 5, 5], Distribution::Normal(0.0, 1.0), &device);
             let (oh, ow) = (h + 2 * pad - 4, w + 2 * pad - 4);
             let g = Tensor::<4>::random([b, cout, oh, ow], Distribution::Normal(0.0, 1.0), &device);
             let options = ConvOptions::new([1, 1], [pad, pad], [1, 1], 1);
             // The comparison means something only if our side takes our kernels.
             assert!(super::on_flex(&x.clone().require_grad()) && super::on_flex(&wt));
             let run = |fast: bool| {
-                let (x, wt) = (x.clone().detach().require_grad(), wt.clone().detach().require_grad());
+                let (x, wt) =
+                    (x.clone().detach().require_grad(), wt.clone().detach().require_grad());
                 let y = if fast {
                     super::conv2d(x.clone(), wt.clone(), options.clone())
                 } else {
@@ -720,13 +862,22 @@ mod tests {
             (1, 5, 4, 6, 5, 3, 3),
             (67, 6, 16, 14, 14, 5, 0),
         ];
-        let one_thread = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a thread pool");
+        let one_thread =
+            rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a thread pool");
         for (b, cin, cout, h, w, k, pad) in shapes {
-            let x = Tensor::<4>::random([b, cin, h, w], Distribution::Normal(0.0, 1.0), &device).require_grad();
-            let wt = Tensor::<4>::random([cout, cin, k, k], Distribution::Normal(0.0, 1.0), &device).require_grad();
+            let x = Tensor::<4>::random([b, cin, h, w], Distribution::Normal(0.0, 1.0), &device)
+                .require_grad();
+            let wt =
+                Tensor::<4>::random([cout, cin, k, k], Distribution::Normal(0.0, 1.0), &device)
+                    .require_grad();
             let (oh, ow) = (h + 2 * pad + 1 - k, w + 2 * pad + 1 - k);
             let g = Tensor::<4>::random([b, cout, oh, ow], Distribution::Normal(0.0, 1.0), &device);
-            let y = burn::tensor::module::conv2d(x.clone(), wt.clone(), None, ConvOptions::new([1, 1], [pad, pad], [1, 1], 1));
+            let y = burn::tensor::module::conv2d(
+                x.clone(),
+                wt.clone(),
+                None,
+                ConvOptions::new([1, 1], [pad, pad], [1, 1], 1),
+            );
             let grads = y.clone().mul(g.clone()).sum().backward();
             let (dx, dw) = (x.grad(&grads).expect("dx"), wt.grad(&grads).expect("dw"));
             let (fx, fw, fg) = (flex(x.clone()), flex(wt.clone()), flex(g.clone()));
@@ -740,11 +891,18 @@ mod tests {
                 // Absolute 1e-3: the weight gradient of 67 samples sums ~6,700 products in another
                 // order than burn (an indexing slip is off by O(1)).
                 let near = |ours: Tensor<4>, theirs: Tensor<4>| {
-                    ours.into_data().assert_approx_eq::<f32>(&theirs.inner().into_data(), Tolerance::rel_abs(1e-4, 1e-3));
+                    ours.into_data().assert_approx_eq::<f32>(
+                        &theirs.inner().into_data(),
+                        Tolerance::rel_abs(1e-4, 1e-3),
+                    );
                 };
                 let ours = || {
                     let y = super::conv_forward(isa, &fx, &fw, pad);
-                    (y, super::conv_weight_grad(isa, &fx, &fw, &fg, pad), super::conv_input_grad(isa, &fx, &fw, &fg, pad))
+                    (
+                        y,
+                        super::conv_weight_grad(isa, &fx, &fw, &fg, pad),
+                        super::conv_input_grad(isa, &fx, &fw, &fg, pad),
+                    )
                 };
                 let (oy, odw, odx) = if alone { one_thread.install(ours) } else { ours() };
                 near(back(oy, [b, cout, oh, ow]), y.clone().detach());
@@ -760,13 +918,17 @@ mod tests {
         let device = Device::flex().autodiff();
         for (h, w) in [(28, 28), (5, 7)] {
             let x = Tensor::<4>::random([3, 2, h, w], Distribution::Normal(0.0, 1.0), &device);
-            let g = Tensor::<4>::random([3, 2, h / 2, w / 2], Distribution::Normal(0.0, 1.0), &device);
+            let g =
+                Tensor::<4>::random([3, 2, h / 2, w / 2], Distribution::Normal(0.0, 1.0), &device);
             let run = |fast: bool| {
                 let x = x.clone().detach().require_grad();
                 let y = if fast {
                     super::max_pool2x2(x.clone())
                 } else {
-                    burn::tensor::module::max_pool2d(x.clone(), MaxPoolOptions::new([2, 2]).with_stride([2, 2]))
+                    burn::tensor::module::max_pool2d(
+                        x.clone(),
+                        MaxPoolOptions::new([2, 2]).with_stride([2, 2]),
+                    )
                 };
                 let grads = y.clone().mul(g.clone()).sum().backward();
                 (y.detach(), x.grad(&grads).expect("dx"))
@@ -783,7 +945,11 @@ mod tests {
     fn other_backends_keep_burns_ops() {
         let x = Tensor::<4>::random([1, 1, 4, 4], Distribution::Default, &Device::ndarray());
         assert!(!super::on_flex(&x));
-        assert!(super::on_flex(&Tensor::<4>::random([1, 1, 4, 4], Distribution::Default, &Device::flex())));
+        assert!(super::on_flex(&Tensor::<4>::random(
+            [1, 1, 4, 4],
+            Distribution::Default,
+            &Device::flex()
+        )));
         assert_eq!(super::max_pool2x2(x).dims(), [1, 1, 2, 2]);
     }
 
@@ -797,7 +963,13 @@ mod tests {
         close(super::max_pool2x2(x), Tensor::<4>::from_floats([[[[0.0, 3.0]]]], &device));
         let x = Tensor::<4>::from_floats(values, &Device::flex().autodiff()).require_grad();
         let grads = super::max_pool2x2(x.clone()).sum().backward();
-        close(x.grad(&grads).expect("dx"), Tensor::<4>::from_floats([[[[1.0, 0.0, 0.0, 1.0], [0.0, 0.0, 0.0, 0.0]]]], &Device::flex()));
+        close(
+            x.grad(&grads).expect("dx"),
+            Tensor::<4>::from_floats(
+                [[[[1.0, 0.0, 0.0, 1.0], [0.0, 0.0, 0.0, 0.0]]]],
+                &Device::flex(),
+            ),
+        );
     }
     /// Our bias + ReLU against burn's add and relu: output and the gradients of x and the bias.
     #[test]
@@ -841,11 +1013,21 @@ mod tests {
             let gamma = Tensor::<1>::random([c], Distribution::Uniform(0.5, 1.5), device);
             let beta = Tensor::<1>::random([c], Distribution::Normal(0.0, 1.0), device);
             let run = |fast: bool| {
-                let (x, gamma, beta) = (x.clone().require_grad(), gamma.clone().require_grad(), beta.clone().require_grad());
+                let (x, gamma, beta) = (
+                    x.clone().require_grad(),
+                    gamma.clone().require_grad(),
+                    beta.clone().require_grad(),
+                );
                 let (y, mean, var) = if fast {
-                    super::batch_norm_train(x.clone(), gamma.clone(), beta.clone(), 1e-5, relu).expect("on burn-flex")
+                    super::batch_norm_train(x.clone(), gamma.clone(), beta.clone(), 1e-5, relu)
+                        .expect("on burn-flex")
                 } else {
-                    let (y, mean, var) = crate::model::batch_norm_train(x.clone(), gamma.clone(), beta.clone(), 1e-5);
+                    let (y, mean, var) = crate::model::batch_norm_train(
+                        x.clone(),
+                        gamma.clone(),
+                        beta.clone(),
+                        1e-5,
+                    );
                     (if relu { burn::tensor::activation::relu(y) } else { y }, mean, var)
                 };
                 let grads = y.clone().mul(g.clone()).sum().backward();
@@ -877,7 +1059,9 @@ mod tests {
         let plain = Device::flex();
         let x = Tensor::<2>::random([6, 4], Distribution::Normal(0.0, 3.0), &plain);
         let (gamma, beta) = (Tensor::<1>::ones([4], &plain), Tensor::<1>::zeros([4], &plain));
-        let (ours, _, _) = super::batch_norm_train(x.clone(), gamma.clone(), beta.clone(), 1e-5, false).expect("on burn-flex");
+        let (ours, _, _) =
+            super::batch_norm_train(x.clone(), gamma.clone(), beta.clone(), 1e-5, false)
+                .expect("on burn-flex");
         close(ours, crate::model::batch_norm_train(x, gamma, beta, 1e-5).0);
     }
 }

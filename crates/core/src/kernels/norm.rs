@@ -68,7 +68,15 @@ for_each_isa! {
 }
 
 #[inline(always)]
-fn affine_generic<V: Vector>(x: &[f32], c: usize, s: usize, scale: &[f32], shift: &[f32], relu: bool, out: &mut [f32]) {
+fn affine_generic<V: Vector>(
+    x: &[f32],
+    c: usize,
+    s: usize,
+    scale: &[f32],
+    shift: &[f32],
+    relu: bool,
+    out: &mut [f32],
+) {
     for (i, (o, xs)) in out.chunks_exact_mut(s.max(1)).zip(x.chunks_exact(s.max(1))).enumerate() {
         let (sc, sh) = (scale[i % c], shift[i % c]);
         if relu {
@@ -82,7 +90,9 @@ fn affine_generic<V: Vector>(x: &[f32], c: usize, s: usize, scale: &[f32], shift
 /// `g` where `x·scale + shift > 0` (the ReLU after BatchNorm let it through), else 0.
 #[inline(always)]
 fn gated(g: &[f32], x: &[f32], scale: f32, shift: f32, into: &mut [f32]) {
-    into.iter_mut().zip(g.iter().zip(x)).for_each(|(d, (&g, &v))| *d = if v * scale + shift > 0.0 { g } else { 0.0 });
+    into.iter_mut()
+        .zip(g.iter().zip(x))
+        .for_each(|(d, (&g, &v))| *d = if v * scale + shift > 0.0 { g } else { 0.0 });
 }
 
 for_each_isa! {
@@ -95,7 +105,15 @@ for_each_isa! {
 }
 
 #[inline(always)]
-fn bn_grad_sums_generic<V: Vector>(x: &[f32], dy: &[f32], c: usize, s: usize, mean: &[f32], gate: (&[f32], &[f32]), acc: &mut [f32]) {
+fn bn_grad_sums_generic<V: Vector>(
+    x: &[f32],
+    dy: &[f32],
+    c: usize,
+    s: usize,
+    mean: &[f32],
+    gate: (&[f32], &[f32]),
+    acc: &mut [f32],
+) {
     let mut g = vec![0.0f32; s];
     for (i, (xs, dys)) in x.chunks_exact(s.max(1)).zip(dy.chunks_exact(s.max(1))).enumerate() {
         let ch = i % c;
@@ -123,7 +141,8 @@ fn bn_dx_generic<V: Vector>(
     gate: (&[f32], &[f32]),
     out: &mut [f32],
 ) {
-    let rows = out.chunks_exact_mut(s.max(1)).zip(x.chunks_exact(s.max(1)).zip(dy.chunks_exact(s.max(1))));
+    let rows =
+        out.chunks_exact_mut(s.max(1)).zip(x.chunks_exact(s.max(1)).zip(dy.chunks_exact(s.max(1))));
     for (i, (o, (xs, dys))) in rows.enumerate() {
         let ch = i % c;
         gated(dys, xs, gate.0[ch], gate.1[ch], o);
@@ -139,7 +158,9 @@ for_each_isa! {
 
 #[inline(always)]
 fn relu_grad_generic<V: Vector>(y: &[f32], dy: &[f32], dx: &mut [f32]) {
-    dx.iter_mut().zip(y.iter().zip(dy)).for_each(|(d, (&y, &g))| *d = if y > 0.0 { g } else { 0.0 });
+    dx.iter_mut()
+        .zip(y.iter().zip(dy))
+        .for_each(|(d, (&y, &g))| *d = if y > 0.0 { g } else { 0.0 });
 }
 
 #[cfg(test)]
@@ -162,12 +183,18 @@ mod tests {
             let len = samples * c * s;
             let x: Vec<f32> = (0..len).map(|i| ((i * 37 % 101) as f32 - 50.0) / 17.0).collect();
             let dy: Vec<f32> = (0..len).map(|i| ((i * 53 % 89) as f32 - 44.0) / 23.0).collect();
-            let per_channel = |f: fn(f32) -> f32| (0..c).map(|ch| f(ch as f32)).collect::<Vec<f32>>();
-            let (mean, scale, shift) =
-                (per_channel(|ch| ch * 0.1 - 0.2), per_channel(|ch| 1.0 + ch * 0.3), per_channel(|ch| ch * 0.05 - 0.1));
-            let (k, bx): (Vec<f32>, Vec<f32>) = (0..c).map(|ch| (ch as f32 * 0.7 - 1.0, 0.25 - ch as f32 * 0.01)).unzip();
+            let per_channel =
+                |f: fn(f32) -> f32| (0..c).map(|ch| f(ch as f32)).collect::<Vec<f32>>();
+            let (mean, scale, shift) = (
+                per_channel(|ch| ch * 0.1 - 0.2),
+                per_channel(|ch| 1.0 + ch * 0.3),
+                per_channel(|ch| ch * 0.05 - 0.1),
+            );
+            let (k, bx): (Vec<f32>, Vec<f32>) =
+                (0..c).map(|ch| (ch as f32 * 0.7 - 1.0, 0.25 - ch as f32 * 0.01)).unzip();
             let ch = |i: usize| i / s % c;
-            let gate = |i: usize| if x[i] * scale[ch(i)] + shift[ch(i)] > 0.0 { dy[i] } else { 0.0 };
+            let gate =
+                |i: usize| if x[i] * scale[ch(i)] + shift[ch(i)] > 0.0 { dy[i] } else { 0.0 };
             // The scalar references.
             let mut sums = vec![0f32; c];
             let mut squares = vec![0f32; c];
@@ -180,8 +207,10 @@ mod tests {
             }
             let affine: Vec<f32> = (0..len).map(|i| x[i] * scale[ch(i)] + shift[ch(i)]).collect();
             let relu: Vec<f32> = affine.iter().map(|v| v.max(0.0)).collect();
-            let dx: Vec<f32> = (0..len).map(|i| scale[ch(i)] * gate(i) + bx[ch(i)] * x[i] + k[ch(i)]).collect();
-            let relu_grad: Vec<f32> = (0..len).map(|i| if relu[i] > 0.0 { dy[i] } else { 0.0 }).collect();
+            let dx: Vec<f32> =
+                (0..len).map(|i| scale[ch(i)] * gate(i) + bx[ch(i)] * x[i] + k[ch(i)]).collect();
+            let relu_grad: Vec<f32> =
+                (0..len).map(|i| if relu[i] > 0.0 { dy[i] } else { 0.0 }).collect();
             for isa in Isa::available() {
                 let what = |name: &str| format!("{isa:?} {name}, {samples}×{c}×{s}");
                 let mut acc = vec![0f32; c];

@@ -89,15 +89,18 @@ mod tests {
     fn every_isa_matches_a_scalar_reference() {
         for (planes, h, w) in [(3, 28, 28), (5, 10, 10), (2, 5, 7), (4, 3, 9), (2, 1, 3)] {
             let (oh, ow) = (h / 2, w / 2);
-            let mut x: Vec<f32> = (0..planes * h * w).map(|i| ((i * 7919 % 13) as f32 - 6.0).max(0.0)).collect();
+            let mut x: Vec<f32> =
+                (0..planes * h * w).map(|i| ((i * 7919 % 13) as f32 - 6.0).max(0.0)).collect();
             x[1] = f32::NAN;
             x[planes * h * w / 2] = f32::NAN;
             let g: Vec<f32> = (0..planes * oh * ow).map(|i| i as f32 + 1.0).collect();
             let (mut y, mut dx) = (vec![0.0; planes * oh * ow], vec![0.0; planes * h * w]);
             for p in 0..planes {
                 for (r, c) in (0..oh).flat_map(|r| (0..ow).map(move |c| (r, c))) {
-                    let at = [(0, 0), (0, 1), (1, 0), (1, 1)].map(|(i, j)| (p * h + 2 * r + i) * w + 2 * c + j);
-                    let best = (1..4).fold(0, |best, i| if x[at[i]] > x[at[best]] { i } else { best });
+                    let at = [(0, 0), (0, 1), (1, 0), (1, 1)]
+                        .map(|(i, j)| (p * h + 2 * r + i) * w + 2 * c + j);
+                    let best =
+                        (1..4).fold(0, |best, i| if x[at[i]] > x[at[best]] { i } else { best });
                     y[(p * oh + r) * ow + c] = x[at[best]];
                     dx[at[best]] = g[(p * oh + r) * ow + c];
                 }

@@ -13,7 +13,8 @@
 pub(super) const LANES: usize = 16;
 
 // The kernels step through rows of whole LANES-value vectors: every vector's lanes must divide it.
-const _: () = assert!(LANES.is_multiple_of(16) && LANES.is_multiple_of(8) && LANES.is_multiple_of(4));
+const _: () =
+    assert!(LANES.is_multiple_of(16) && LANES.is_multiple_of(8) && LANES.is_multiple_of(4));
 
 /// The vector unit a kernel is compiled for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,7 +36,11 @@ impl Isa {
     /// Each one this CPU runs, the widest first (the tests compare them all).
     #[cfg(test)]
     pub(super) fn available() -> Vec<Self> {
-        [Self::Avx512, Self::Avx2].into_iter().filter(|isa| isa.runs()).chain([Self::Plain]).collect()
+        [Self::Avx512, Self::Avx2]
+            .into_iter()
+            .filter(|isa| isa.runs())
+            .chain([Self::Plain])
+            .collect()
     }
 
     /// Its name, as the benchmark prints it.
@@ -51,7 +56,11 @@ impl Isa {
     pub(super) fn runs(self) -> bool {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Self::Avx512 => is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma"),
+            Self::Avx512 => {
+                is_x86_feature_detected!("avx512f")
+                    && is_x86_feature_detected!("avx2")
+                    && is_x86_feature_detected!("fma")
+            }
             #[cfg(target_arch = "x86_64")]
             Self::Avx2 => is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma"),
             Self::Plain => true,

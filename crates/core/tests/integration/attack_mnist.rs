@@ -26,7 +26,11 @@ fn lira_beats_chance_on_a_model_trained_with_heavy_label_noise() {
     };
     let ds = common::load(config.dataset);
     let mut last = None;
-    let report = pollster::block_on(driver::run(&config, &ds, None, &Device::ndarray(), "ndarray", |p| last = Some(p.clone()))).unwrap();
+    let report =
+        pollster::block_on(driver::run(&config, &ds, None, &Device::ndarray(), "ndarray", |p| {
+            last = Some(p.clone())
+        }))
+        .unwrap();
     let last = last.unwrap();
     assert_eq!(last.steps_done, last.steps_total, "progress reaches 100%");
     let run = &report.runs[0];
@@ -46,11 +50,15 @@ fn lira_beats_chance_on_a_model_trained_with_heavy_label_noise() {
     // At 1 % FPR a blind guess finds 1 % of the members; with 40 % of the labels flipped LiRA finds more.
     let tpr = a.lira_online.tpr_at(0.01).unwrap();
     assert!(tpr > 0.01 && tpr <= 1.0, "TPR at 1 % FPR {tpr}");
-    assert!(a.lira_online.points.len() > 10 && a.lira_online.points.len() <= experiment::ROC_POINTS);
+    assert!(
+        a.lira_online.points.len() > 10 && a.lira_online.points.len() <= experiment::ROC_POINTS
+    );
     assert_eq!(a.exposed.len(), experiment::EXPOSED_SHOWN);
     assert!(a.exposed.windows(2).all(|w| w[0].score >= w[1].score));
     assert!(a.exposed.iter().all(|e| e.pixels.len() == 784));
     // The report is what the CLI writes: it survives JSON.
     let back: spotlight_core::Report = serde_json::from_str(&report.to_json()).unwrap();
-    assert!((back.runs[0].attack.as_ref().unwrap().lira_online.auc - a.lira_online.auc).abs() < 1e-12);
+    assert!(
+        (back.runs[0].attack.as_ref().unwrap().lira_online.auc - a.lira_online.auc).abs() < 1e-12
+    );
 }

@@ -27,7 +27,8 @@ fn one_epoch(config: &Config, device: &Device, batch_norm: bool) -> EpochRecord 
     let ds = common::load(config.dataset);
     let data = ExperimentData::build(config, &ds, None).unwrap();
     let dev = DeviceData::new(&data, device);
-    let mut t = Trainer::new(config, config.variant(batch_norm), &data, &dev, data.members(), config.seed);
+    let mut t =
+        Trainer::new(config, config.variant(batch_norm), &data, &dev, data.members(), config.seed);
     pollster::block_on(async {
         loop {
             if t.step().await.unwrap().epoch_done {
@@ -49,18 +50,35 @@ fn ndarray_and_flex_agree() {
         let a = one_epoch(&config, &Device::ndarray(), bn);
         let b = one_epoch(&config, &Device::flex(), bn);
         // Same seed, same data, same init: only float summation order differs between backends.
-        assert!(close(a.train_loss, b.train_loss, 1e-3), "bn={bn}: loss {} vs {}", a.train_loss, b.train_loss);
-        assert!((a.acc_test - b.acc_test).abs() <= 0.02, "bn={bn}: test acc {} vs {}", a.acc_test, b.acc_test);
+        assert!(
+            close(a.train_loss, b.train_loss, 1e-3),
+            "bn={bn}: loss {} vs {}",
+            a.train_loss,
+            b.train_loss
+        );
+        assert!(
+            (a.acc_test - b.acc_test).abs() <= 0.02,
+            "bn={bn}: test acc {} vs {}",
+            a.acc_test,
+            b.acc_test
+        );
         // Per-sample gradients are not unique: max-pooling over a window of tied values (flat
         // background gives identical activations) may route the gradient to any of them, and
         // backends break ties differently. A single sample's norm can then differ by ~10 %; the
         // batch-averaged training (the loss above) does not notice. Compare the groups' medians.
-        for (x, y) in [(&a.grad_norms.noisy, &b.grad_norms.noisy), (&a.grad_norms.clean, &b.grad_norms.clean)] {
+        for (x, y) in
+            [(&a.grad_norms.noisy, &b.grad_norms.noisy), (&a.grad_norms.clean, &b.grad_norms.clean)]
+        {
             let (mx, my) = (median(x).unwrap(), median(y).unwrap());
             assert!(close(mx, my, 0.1), "bn={bn}: median grad norm {mx} vs {my}");
         }
         for (x, y) in a.gamma_sigma.iter().zip(&b.gamma_sigma) {
-            assert!(close(x.running, y.running, 1e-3), "bn={bn}: γ/σ {} vs {}", x.running, y.running);
+            assert!(
+                close(x.running, y.running, 1e-3),
+                "bn={bn}: γ/σ {} vs {}",
+                x.running,
+                y.running
+            );
         }
     }
 }

@@ -15,7 +15,11 @@ pub fn asset_path(name: DatasetName) -> PathBuf {
 /// Loads a prepared dataset, or fails with how to prepare it.
 pub fn load(name: DatasetName) -> Dataset {
     let path = asset_path(name);
-    let bytes = std::fs::read(&path)
-        .unwrap_or_else(|e| panic!("{}: {e}; run `./x.sh datasets` (npm ci in datasets/, then prepare-data) first", path.display()));
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; run `./x.sh datasets` (npm ci in datasets/, then prepare-data) first",
+            path.display()
+        )
+    });
     Dataset::decode(&path.display().to_string(), &bytes).expect("a valid asset")
 }

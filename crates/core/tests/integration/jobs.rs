@@ -30,13 +30,20 @@ fn jobs_and_the_experiment_give_the_same_report() {
     let config = tiny();
     let ds = common::load(config.dataset);
     let device = Device::flex();
-    let direct = pollster::block_on(driver::run(&config, &ds, None, &device, "flex", |_| {})).unwrap();
-    let results: Vec<JobResult> =
-        jobs::jobs_of(&config).iter().map(|j| pollster::block_on(jobs::run_job(j, &ds, None, &device, "flex", || 0.0)).unwrap()).collect();
+    let direct =
+        pollster::block_on(driver::run(&config, &ds, None, &device, "flex", |_| {})).unwrap();
+    let results: Vec<JobResult> = jobs::jobs_of(&config)
+        .iter()
+        .map(|j| pollster::block_on(jobs::run_job(j, &ds, None, &device, "flex", || 0.0)).unwrap())
+        .collect();
     assert_eq!(results.len(), 2 + 2 * 3);
     // Through JSON, as the job files are.
-    let results: Vec<JobResult> = results.iter().map(|r| serde_json::from_str(&serde_json::to_string(r).unwrap()).unwrap()).collect();
-    let merged = jobs::assemble(&config, &ds, None, |k| results.iter().find(|r| r.key == k)).unwrap();
+    let results: Vec<JobResult> = results
+        .iter()
+        .map(|r| serde_json::from_str(&serde_json::to_string(r).unwrap()).unwrap())
+        .collect();
+    let merged =
+        jobs::assemble(&config, &ds, None, |k| results.iter().find(|r| r.key == k)).unwrap();
     for (m, d) in merged.runs.iter().zip(&direct.runs) {
         for (a, b) in m.epochs.iter().zip(&d.epochs) {
             assert_eq!(a, b, "epoch {} of bn={}", a.epoch, m.batch_norm);
@@ -52,7 +59,8 @@ fn jobs_and_the_experiment_give_the_same_report() {
         assert!(a.lira_online.auc.is_finite());
     }
     // A missing job is named.
-    let err = jobs::assemble(&config, &ds, None, |k| results.iter().skip(1).find(|r| r.key == k)).unwrap_err();
+    let err = jobs::assemble(&config, &ds, None, |k| results.iter().skip(1).find(|r| r.key == k))
+        .unwrap_err();
     assert!(err.to_string().contains("1 job"), "{err}");
 }
 
@@ -66,16 +74,27 @@ fn the_regularizer_joins_the_comparison_as_a_third_model() {
     let config = Config { regularizer: true, ..plain.clone() };
     let ds = common::load(config.dataset);
     let device = Device::flex();
-    let direct = pollster::block_on(driver::run(&config, &ds, None, &device, "flex", |_| {})).unwrap();
-    assert_eq!(direct.runs.iter().map(|r| direct.variant(r)).collect::<Vec<_>>(), [Variant::Bn, Variant::BnReg, Variant::Plain]);
-    let results: Vec<JobResult> =
-        jobs::jobs_of(&config).iter().map(|j| pollster::block_on(jobs::run_job(j, &ds, None, &device, "flex", || 0.0)).unwrap()).collect();
+    let direct =
+        pollster::block_on(driver::run(&config, &ds, None, &device, "flex", |_| {})).unwrap();
+    assert_eq!(
+        direct.runs.iter().map(|r| direct.variant(r)).collect::<Vec<_>>(),
+        [Variant::Bn, Variant::BnReg, Variant::Plain]
+    );
+    let results: Vec<JobResult> = jobs::jobs_of(&config)
+        .iter()
+        .map(|j| pollster::block_on(jobs::run_job(j, &ds, None, &device, "flex", || 0.0)).unwrap())
+        .collect();
     assert_eq!(results.len(), 3 + 3 * 2);
-    let merged = jobs::assemble(&config, &ds, None, |k| results.iter().find(|r| r.key == k)).unwrap();
+    let merged =
+        jobs::assemble(&config, &ds, None, |k| results.iter().find(|r| r.key == k)).unwrap();
     assert_eq!(merged.runs, direct.runs);
     let two = pollster::block_on(driver::run(&plain, &ds, None, &device, "flex", |_| {})).unwrap();
     for v in [Variant::Bn, Variant::Plain] {
-        assert_eq!(direct.run(v).unwrap().epochs, two.run(v).unwrap().epochs, "{v:?} trains as without the regularizer");
+        assert_eq!(
+            direct.run(v).unwrap().epochs,
+            two.run(v).unwrap().epochs,
+            "{v:?} trains as without the regularizer"
+        );
     }
     let (bn, reg) = (direct.run(Variant::Bn).unwrap(), direct.run(Variant::BnReg).unwrap());
     assert!(reg.last().unwrap().penalty.is_some() && bn.last().unwrap().penalty.is_some());
@@ -91,9 +110,11 @@ fn the_board_gives_the_experiments_report() {
     let config = tiny();
     let ds = common::load(config.dataset);
     let device = Device::flex();
-    let direct = pollster::block_on(driver::run(&config, &ds, None, &device, "flex", |_| {})).unwrap();
+    let direct =
+        pollster::block_on(driver::run(&config, &ds, None, &device, "flex", |_| {})).unwrap();
     let data = ExperimentData::build(&config, &ds, None).unwrap();
-    let data: ExperimentData = serde_json::from_str(&serde_json::to_string(&data).unwrap()).unwrap();
+    let data: ExperimentData =
+        serde_json::from_str(&serde_json::to_string(&data).unwrap()).unwrap();
     let keep = spotlight_core::experiment::shadow_keep(&config, data.pool.labels.len());
     let mut board = Board::new(&config, &data, "flex", 0.0);
     let (mut live_seen, mut tasks) = (0, 0);
@@ -103,9 +124,23 @@ fn the_board_gives_the_experiments_report() {
         match task {
             Task::Train { index, job } => {
                 let mut progress = Vec::new();
-                let r = pollster::block_on(jobs::run_job_on(&job, &data, &device, "flex", || 0.0, |p| progress.push(p))).unwrap();
-                let r: JobResult = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
-                assert_eq!(progress.last().map(|p| p.steps_done), progress.last().map(|p| p.steps_total), "{}", job.describe());
+                let r = pollster::block_on(jobs::run_job_on(
+                    &job,
+                    &data,
+                    &device,
+                    "flex",
+                    || 0.0,
+                    |p| progress.push(p),
+                ))
+                .unwrap();
+                let r: JobResult =
+                    serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
+                assert_eq!(
+                    progress.last().map(|p| p.steps_done),
+                    progress.last().map(|p| p.steps_total),
+                    "{}",
+                    job.describe()
+                );
                 for p in progress {
                     board.progress(index, p.steps_done, p.readout);
                 }
@@ -117,7 +152,8 @@ fn the_board_gives_the_experiments_report() {
             }
             Task::Attack { variant, target, shadow_phi } => {
                 assert_eq!(shadow_phi.len(), config.shadow_models);
-                let a = jobs::attack_of(&config, &data, &keep, &target, &shadow_phi).expect("attacked");
+                let a =
+                    jobs::attack_of(&config, &data, &keep, &target, &shadow_phi).expect("attacked");
                 board.attack_done(variant, a);
             }
         }
@@ -136,7 +172,10 @@ fn flips_are_exact_among_the_members() {
     let data = ExperimentData::build(&config, &ds, None).unwrap();
     let flipped = |member: bool| {
         (0..data.pool.labels.len())
-            .filter(|&i| data.is_member[i] == member && data.kind(i) == spotlight_core::data::transforms::SampleKind::Flipped)
+            .filter(|&i| {
+                data.is_member[i] == member
+                    && data.kind(i) == spotlight_core::data::transforms::SampleKind::Flipped
+            })
             .count()
     };
     assert_eq!(flipped(true), 50);
@@ -161,7 +200,8 @@ fn train_reg(kind: Option<RegKind>, strength: f64) -> (f64, f64) {
     let ds = common::load(config.dataset);
     let data = ExperimentData::build(&config, &ds, None).unwrap();
     let dev = DeviceData::new(&data, &Device::flex());
-    let mut t = Trainer::new(&config, config.variant(true), &data, &dev, data.members(), config.seed);
+    let mut t =
+        Trainer::new(&config, config.variant(true), &data, &dev, data.members(), config.seed);
     pollster::block_on(async {
         while !t.finished() {
             if t.step().await.unwrap().epoch_done {
@@ -170,7 +210,8 @@ fn train_reg(kind: Option<RegKind>, strength: f64) -> (f64, f64) {
         }
     });
     let last = t.records().last().unwrap();
-    let gs = last.gamma_sigma.iter().map(|l| l.batch_median).sum::<f64>() / last.gamma_sigma.len() as f64;
+    let gs = last.gamma_sigma.iter().map(|l| l.batch_median).sum::<f64>()
+        / last.gamma_sigma.len() as f64;
     (gs, last.penalty.unwrap())
 }
 
@@ -179,7 +220,9 @@ fn each_regularizer_restrains_gamma_over_sigma() {
     let (free, free_pen) = train_reg(None, 0.0);
     for kind in [RegKind::Sigma, RegKind::Hinge] {
         let (gs, pen) = train_reg(Some(kind), 1.0);
-        eprintln!("{kind:?}: median γ/σ {gs:.3} (free {free:.3}), penalty {pen:.3} (free {free_pen:.3})");
+        eprintln!(
+            "{kind:?}: median γ/σ {gs:.3} (free {free:.3}), penalty {pen:.3} (free {free_pen:.3})"
+        );
         assert!(gs < 0.9 * free, "{kind:?}: γ/σ {gs} not below the free model's {free}");
     }
     let (gs, _) = train_reg(Some(RegKind::Project), 0.0);
@@ -196,7 +239,12 @@ fn a_rehearsal_trains_every_model_of_a_toy_run_of_any_config() {
     let configs = [
         Config::default(),
         Config { compare: false, regularizer: true, reg_kind: RegKind::Sigma, ..Config::default() },
-        Config { ood_fraction: 0.1, ood_source: spotlight_core::config::OodSourceName::Other, shadow_models: 0, ..Config::default() },
+        Config {
+            ood_fraction: 0.1,
+            ood_source: spotlight_core::config::OodSourceName::Other,
+            shadow_models: 0,
+            ..Config::default()
+        },
     ];
     for (config, models) in configs.iter().zip([6, 3, 6]) {
         assert_eq!(pollster::block_on(jobs::rehearse(config, &device)), Ok(models), "{config:?}");

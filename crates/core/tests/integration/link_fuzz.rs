@@ -84,12 +84,17 @@ fn random_query(rng: &mut Rng) -> String {
 
 #[test]
 fn the_link_parser_never_panics_and_always_gives_a_valid_config() {
-    let cases: usize = std::env::var("SPOTLIGHT_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(5000);
+    let cases: usize =
+        std::env::var("SPOTLIGHT_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(5000);
     let mut rng = Rng::new(0x5eed);
     for i in 0..cases {
         let q = random_query(&mut rng);
         let parsed = link::parse(&q);
-        assert!(parsed.config.validate().is_ok(), "case {i}: {q:?} gave an invalid config {:?}", parsed.config);
+        assert!(
+            parsed.config.validate().is_ok(),
+            "case {i}: {q:?} gave an invalid config {:?}",
+            parsed.config
+        );
         let again = link::parse(&link::to_query(&parsed.config));
         assert!(again.notices.is_empty(), "case {i}: {q:?}: re-reading gave {:?}", again.notices);
         assert_eq!(again.config, parsed.config, "case {i}: {q:?}");

