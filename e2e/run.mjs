@@ -20,7 +20,7 @@ const { base, serve, outside, close: closeServer } = await startServer(dist);
 const { ctx, csp, close: closeBrowser } = await launch();
 const open = (query = '', init = null) => openIn(ctx, base, query, init);
 
-const tiny = 'train_size=300&test_size=200&epochs=2&batch_size=50&shadow_models=2&probe_size=16&label_noise=0.2&seed=3';
+const tiny = 'train_size=300&test_size=200&epochs=2&batch_size=50&shadow_models=2&probe_size=2&label_noise=0.2&seed=3';
 
 // Unfolds the settings' "Advanced" fold (presets, the other settings, the share and course links).
 const advanced = (page) => page.evaluate(() => document.querySelectorAll('details.advanced').forEach((d) => { d.open = true; }));

@@ -289,7 +289,7 @@ pub fn summary(r: &Report) -> String {
                         ));
                     }
                 }
-                if let Some(a) = paper::rank_auc(&m.scaled_grad) {
+                if let Some(a) = m.scaled_grad.noisy_above_clean() {
                     s.push_str(&format!(
                         "    scale-free gradient per unit error, noisy above clean: AUC {a:.3}\n"
                     ));

@@ -16,7 +16,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::config::{Config, DatasetName, OptimizerName, Variant};
-use crate::report::{EpochRecord, ModelRun, ProbeValues, Report};
+use crate::report::{EpochRecord, ModelRun, Report};
 
 /// Label-noise levels of the grid.
 pub const NOISE_LEVELS: [f64; 3] = [0.0, 0.01, 0.05];
@@ -78,7 +78,7 @@ impl Size {
                 test_size: 1000,
                 epochs: 4,
                 batch_size: 50,
-                probe_size: 16,
+                probe_size: 8,
                 live_points: 0,
                 shadow_models: 2,
                 ..Config::default()
@@ -304,11 +304,6 @@ fn early(run: &ModelRun, f: impl Fn(&EpochRecord) -> Option<f64>) -> Option<f64>
     v.filter(|v| v.len() == EARLY_EPOCHS.count()).map(|v| mean_of(&v))
 }
 
-/// The AUC of the noisy probes' values against the clean probes' ([`ProbeValues::noisy_above_clean`]).
-pub fn rank_auc(p: &ProbeValues) -> Option<f64> {
-    p.noisy_above_clean()
-}
-
 /// Claim (b) or (h): per-step self-influence of the noisy and clean probes, BN and no-BN, at 5 %
 /// on an arm, with the step of `run_step` (the run's optimizer) or plain SGD.
 fn influence_numbers(r: &[&Report], arm: Arm, run_step: bool) -> Option<Numbers> {
@@ -321,7 +316,8 @@ fn influence_numbers(r: &[&Report], arm: Arm, run_step: bool) -> Option<Numbers>
     let (bn_noisy, bn_clean) = (early(b, |e| pick(e, true))?, early(b, |e| pick(e, false))?);
     let (no_noisy, no_clean) = (early(p, |e| pick(e, true))?, early(p, |e| pick(e, false))?);
     let log = |x: f64, y: f64| if x > 0.0 && y > 0.0 { (x / y).log10() } else { f64::NAN };
-    let auc = |run: &ModelRun| early(run, |e| rank_auc(&e.mechanism.as_ref()?.scaled_grad));
+    let auc =
+        |run: &ModelRun| early(run, |e| e.mechanism.as_ref()?.scaled_grad.noisy_above_clean());
     let mut out = vec![
         ("BN noisy".into(), bn_noisy),
         ("BN clean".into(), bn_clean),
@@ -939,6 +935,7 @@ impl PaperTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::ProbeValues;
 
     fn all(v: &[f64]) -> Vec<Option<f64>> {
         v.iter().map(|x| Some(*x)).collect()
@@ -1051,9 +1048,10 @@ mod tests {
     }
 
     #[test]
-    fn rank_auc_counts_pairs() {
-        let p =
-            |n: &[f32], c: &[f32]| rank_auc(&ProbeValues { noisy: n.to_vec(), clean: c.to_vec() });
+    fn noisy_above_clean_counts_pairs() {
+        let p = |n: &[f32], c: &[f32]| {
+            ProbeValues { noisy: n.to_vec(), clean: c.to_vec() }.noisy_above_clean()
+        };
         assert_eq!(p(&[3.0, 4.0], &[1.0, 2.0]), Some(1.0));
         assert_eq!(p(&[1.0], &[1.0]), Some(0.5));
         assert_eq!(p(&[1.0, 3.0], &[2.0]), Some(0.5));
