@@ -10,22 +10,32 @@ use spotlight_core::experiment_data::{DeviceData, ExperimentData};
 use spotlight_core::report::{EpochRecord, Mechanism};
 use spotlight_core::train::{Trainer, error_norm, margin};
 
-#[allow(deprecated)]
+/// The epoch records of one model trained on `config`, each epoch's end measured.
 fn train(config: &Config, batch_norm: bool) -> Vec<EpochRecord> {
+    run(config, batch_norm, false, true)
+}
+
+/// One model on `config`: the untrained model's record first (`untrained`), then, with `train`,
+/// each trained epoch's.
+#[allow(deprecated)]
+fn run(config: &Config, batch_norm: bool, untrained: bool, train: bool) -> Vec<EpochRecord> {
     let ds = common::load(config.dataset);
     let data = ExperimentData::build(config, &ds, None).unwrap();
     let dev = DeviceData::new(&data, &Device::ndarray());
     let mut t =
         Trainer::new(config, config.variant(batch_norm), &data, &dev, data.members(), config.seed);
     pollster::block_on(async {
-        while !t.finished() {
-            let info = t.step().await.unwrap();
-            if info.epoch_done {
-                t.end_epoch(&data).await.unwrap();
+        let mut out = Vec::new();
+        if untrained {
+            out.push(t.measure_start(&data).await.unwrap());
+        }
+        while train && !t.finished() {
+            if t.step().await.unwrap().epoch_done {
+                out.push(t.end_epoch(&data).await.unwrap());
             }
         }
-    });
-    t.records().to_vec()
+        out
+    })
 }
 
 #[test]
@@ -100,22 +110,8 @@ fn small(lr: f64) -> Config {
 }
 
 /// The epoch-0 record and, with `train`, the epoch-1 record.
-#[allow(deprecated)]
 fn measure(config: &Config, batch_norm: bool, train: bool) -> Vec<EpochRecord> {
-    let ds = common::load(config.dataset);
-    let data = ExperimentData::build(config, &ds, None).unwrap();
-    let dev = DeviceData::new(&data, &Device::ndarray());
-    let mut t =
-        Trainer::new(config, config.variant(batch_norm), &data, &dev, data.members(), config.seed);
-    pollster::block_on(async {
-        let mut out = vec![t.measure_start(&data).await.unwrap()];
-        while train && !t.finished() {
-            if t.step().await.unwrap().epoch_done {
-                out.push(t.end_epoch(&data).await.unwrap());
-            }
-        }
-        out
-    })
+    run(config, batch_norm, true, train)
 }
 
 fn mechanism(r: &EpochRecord) -> &Mechanism {
