@@ -11,6 +11,7 @@ use spotlight_core::backend::{BackendName, native_device};
 use spotlight_core::config::DatasetName;
 use spotlight_core::data::Dataset;
 use spotlight_core::report::{Report, median};
+use spotlight_core::theory::{self, Optimizer, TheoryConfig};
 use spotlight_core::{Config, link, paper};
 use spotlight_core::{driver, experiment, threads};
 
@@ -43,6 +44,9 @@ enum Cmd {
     Paper(PaperArgs),
     /// Train-step throughput per backend and batch size, beside PyTorch on CPU.
     Bench(bench::BenchArgs),
+    /// The theory lab: the paper's analysis model (a linear filter with and without BN) on a toy
+    /// set with one mislabeled outlier; the (γ/σ)² factor, predicted and measured, step by step.
+    Theory(TheoryArgs),
     /// Prints a shell completion script to stdout.
     Completions {
         /// The shell to complete for.
@@ -123,6 +127,53 @@ struct PaperArgs {
     quiet: bool,
 }
 
+/// `theory`'s options; each one left out keeps spotlight-core's default (TheoryConfig).
+#[derive(Args)]
+struct TheoryArgs {
+    /// Training steps [default: 200].
+    #[arg(long, value_name = "N")]
+    steps: Option<usize>,
+    /// The learning rate [default: 0.1 for sgd, 0.01 for adam].
+    #[arg(long, value_name = "X")]
+    lr: Option<f64>,
+    /// Samples per batch [default: 8].
+    #[arg(long, value_name = "B")]
+    batch_size: Option<usize>,
+    /// The optimizer of both models: sgd or adam [default: sgd].
+    #[arg(long, value_name = "OPT", value_parser = parse_optimizer)]
+    optimizer: Option<Optimizer>,
+    /// Keeps BN's γ at 1 (cuts the feedback loop).
+    #[arg(long)]
+    freeze_gamma: bool,
+    /// Trains without the outlier (it is still read out, as a held-out point).
+    #[arg(long)]
+    no_outlier: bool,
+    /// The seed of the data, the initialization and the batch order [default: 1].
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
+    /// The outlier's x in the signal plane (with --outlier-y) [default: -0.9].
+    #[arg(long, value_name = "X", requires = "outlier_y", allow_negative_numbers = true)]
+    outlier_x: Option<f64>,
+    /// The outlier's y in the signal plane (with --outlier-x) [default: 0.2].
+    #[arg(long, value_name = "Y", requires = "outlier_x", allow_negative_numbers = true)]
+    outlier_y: Option<f64>,
+    /// Shows every K-th measured step in the table.
+    #[arg(
+        long,
+        value_name = "K",
+        default_value_t = 1,
+        value_parser = clap::value_parser!(u64).range(1..=1_000_000)
+    )]
+    every: u64,
+    /// Also writes the report (JSON, spotlight-core's TheoryReport) to FILE.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+}
+
+fn parse_optimizer(s: &str) -> Result<Optimizer, String> {
+    Optimizer::parse(s).ok_or_else(|| "allowed: sgd, adam".into())
+}
+
 /// An error with its exit code.
 pub struct Fail(pub u8, pub String);
 
@@ -165,6 +216,7 @@ fn main() -> ExitCode {
         Cmd::Run(a) => cmd_run(a),
         Cmd::Paper(a) => grid::cmd_paper(a),
         Cmd::Bench(a) => bench::cmd_bench(a),
+        Cmd::Theory(a) => cmd_theory(a),
         Cmd::Completions { shell } => {
             clap_complete::generate(
                 shell,
@@ -382,6 +434,33 @@ fn cmd_run(args: RunArgs) -> Result<(), Fail> {
     Ok(())
 }
 
+/// The config of `theory`'s options.
+fn theory_config(a: &TheoryArgs) -> TheoryConfig {
+    let mut c = TheoryConfig::default();
+    if let Some(o) = a.optimizer {
+        c = c.with_optimizer(o);
+    }
+    c.lr = a.lr.unwrap_or(c.lr);
+    c.steps = a.steps.unwrap_or(c.steps);
+    c.batch_size = a.batch_size.unwrap_or(c.batch_size);
+    c.seed = a.seed.unwrap_or(c.seed);
+    c.outlier_x = a.outlier_x.unwrap_or(c.outlier_x);
+    c.outlier_y = a.outlier_y.unwrap_or(c.outlier_y);
+    c.freeze_gamma = a.freeze_gamma;
+    c.outlier = !a.no_outlier;
+    c
+}
+
+fn cmd_theory(args: TheoryArgs) -> Result<(), Fail> {
+    let report = theory::run(&theory_config(&args)).map_err(|e| Fail(2, e.to_string()))?;
+    print!("{}", report.to_table(usize::try_from(args.every).unwrap_or(usize::MAX)));
+    if let Some(p) = &args.json {
+        write_atomic(p, &report.to_json())?;
+        println!("report written to {}", p.display());
+    }
+    Ok(())
+}
+
 /// The largest config file `run --config` reads: a config is well under a kilobyte.
 const MAX_CONFIG_BYTES: u64 = 64 * 1024;
 
@@ -478,5 +557,29 @@ mod tests {
             panic!("not the paper command")
         };
         assert_eq!((p.size, p.seeds, p.seed, p.out_dir), (None, None, 1, PathBuf::from(".")));
+        let Cmd::Theory(t) = Cli::parse_from(["spotlight", "theory"]).command else {
+            panic!("not the theory command")
+        };
+        assert_eq!(theory_config(&t), TheoryConfig::default());
+        let Cmd::Theory(t) = Cli::parse_from([
+            "spotlight",
+            "theory",
+            "--optimizer",
+            "adam",
+            "--outlier-x",
+            "-1.5",
+            "--outlier-y",
+            "0",
+            "--no-outlier",
+        ])
+        .command
+        else {
+            panic!("not the theory command")
+        };
+        let c = theory_config(&t);
+        assert_eq!((c.optimizer, c.lr), (Optimizer::Adam, Optimizer::Adam.default_lr()));
+        assert_eq!((c.outlier_x, c.outlier_y, c.outlier), (-1.5, 0.0, false));
+        assert!(Cli::try_parse_from(["spotlight", "theory", "--outlier-x", "1"]).is_err());
+        assert!(Cli::try_parse_from(["spotlight", "theory", "--optimizer", "rmsprop"]).is_err());
     }
 }

@@ -12,7 +12,9 @@
 //! * [`experiment`]: one [`Config`] in, one [`Report`] out, a unit at a time; [`driver`] runs it for
 //!   the app, the CLI and the tests (pace, ETA, cancel); [`jobs`] cuts it into one job per model for
 //!   sharded, resumable runs;
-//! * [`paper`]: the paper's grid and its claims, decided over seeds.
+//! * [`paper`]: the paper's grid and its claims, decided over seeds;
+//! * [`theory`]: the paper's analysis model (a linear filter ± BN, host-side f64), its gradients by
+//!   hand, and the (γ/σ)² factor measured step by step.
 //!
 //! Around it: [`config`] (the `Config` and its field table), [`canary`] (a student's drawing planted
 //! among the members), [`link`] (share links) and [`course`] (what a teacher's link hides), [`report`] (the
@@ -38,6 +40,7 @@ pub mod model;
 pub mod paper;
 pub mod read;
 pub mod report;
+pub mod theory;
 pub mod threads;
 pub mod train;
 pub mod yielder;
