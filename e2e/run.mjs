@@ -243,10 +243,20 @@ const tests = [
     for (let k = 0; k < 50 && page.workers().length; k++) await new Promise((r) => setTimeout(r, 100));
     if (spawned !== 1 || page.workers().length) throw new Error(`${spawned} rehearsal workers started, ${page.workers().length} left`);
     const took = await page.evaluate(() => performance.getEntriesByName('spotlight-rehearsed')[0].startTime);
+    // The banner's estimate of the run, from the rehearsal's pace, held to the run's time (a rough
+    // count of the work: within a factor of three, 5 s the least it says).
+    const seconds = (text) => { const m = /about (\d+) (s|min) here/.exec(text || ''); return m ? +m[1] * (m[2] === 'min' ? 60 : 1) : null; };
+    await page.waitForFunction(() => /about \d+ (s|min) here/.test(document.querySelector('#backend-banner')?.textContent || ''), null, { timeout: 10000 });
+    const estimated = seconds(await page.textContent('#backend-banner'));
     // The run after it, as any other (the live read-outs, the views); no second rehearsal.
     await page.click('#run');
     await waitDone(page);
     await checkViews(page);
+    const ran = +/Done in (\d+) s/.exec(await page.textContent('#progress-status'))[1];
+    if (!(estimated <= 3 * Math.max(ran, 5) && estimated >= ran / 3)) throw new Error(`estimated ${estimated} s, the run took ${ran} s`);
+    // After it, the estimate at the run's own pace: its time again.
+    const after = seconds(await page.textContent('#backend-banner'));
+    if (after === null || Math.abs(after - ran) > 5 + 0.2 * ran) throw new Error(`after a ${ran}-s run the banner estimates ${after} s`);
     const lt = await page.evaluate(() => window.__longTasks('spotlight-run-pressed'));
     if (spawned !== 3) throw new Error(`${spawned} workers in all, want the rehearsal's and the run's two`);
     if (page.errors.length) throw new Error(page.errors.join('\n'));
@@ -276,7 +286,7 @@ const tests = [
       await p.close();
     }
     // Reported, not asserted (speed lives in benchmarks).
-    return `rehearsed in one worker by ${(took / 1000).toFixed(1)} s after opening; the run after it: ${lt.count} long tasks (> 50 ms), longest ${lt.maxMs.toFixed(0)} ms; a Run during it and a run=1 link waited for it (workers: ${order.join(' | ')})`;
+    return `rehearsed in one worker by ${(took / 1000).toFixed(1)} s after opening; estimated ${estimated} s, ran ${ran} s, then estimated ${after} s; the run after it: ${lt.count} long tasks (> 50 ms), longest ${lt.maxMs.toFixed(0)} ms; a Run during it and a run=1 link waited for it (workers: ${order.join(' | ')})`;
   }],
   ['the curves move within an epoch: live read-outs drawn before the first epoch ends', async () => {
     // 2,000 members in batches of 50: 40 steps an epoch, a live read-out every 10 steps.
@@ -399,6 +409,17 @@ const tests = [
     if (panel.rows !== 3) throw new Error(`panel: ${panel.rows} epochs, want 0, 1, 2`);
     if (!/attacker's confidence that your drawing was in the training data: BN \d+% \(ranked \d+ of 600 candidates.*no-BN \d+%/.test(panel.verdict)) throw new Error('verdict: ' + panel.verdict);
     if (!panel.picture) throw new Error('no picture of the drawing in the panel');
+    // The drawing in each model's gallery, where it ranks among the members: one of the most exposed
+    // (tagged "your drawing") or after them with its place.
+    const shown = await p2.evaluate(() => [...document.querySelectorAll('#view-gallery .gallery')].map((g) => ({
+      inTop: [...g.querySelectorAll(':scope > .sample.canary')].length,
+      ranked: g.querySelector('.ranked-drawing .rank')?.textContent || null,
+      drawn: !!g.querySelector('.ranked-drawing canvas.digit'),
+    })));
+    if (shown.length !== 2 || !shown.every((g) => (g.inTop === 1 && !g.ranked) || (g.inTop === 0 && g.drawn && /^No\. \d+ of \d+ members$/.test(g.ranked)))) {
+      throw new Error('the drawing in the galleries: ' + JSON.stringify(shown));
+    }
+    await p2.locator('#view-gallery').screenshot({ path: path.join(shots, 'canary-gallery.png') });
     await p2.locator('.canary-row').screenshot({ path: path.join(shots, 'canary.png') });
     await page.locator('.canary-pad').screenshot({ path: path.join(shots, 'canary-pad.png') });
     if (page.errors.length || p2.errors.length) throw new Error([...page.errors, ...p2.errors].join('\n'));
@@ -537,6 +558,14 @@ const tests = [
       if (html !== lang) throw new Error(`<html lang="${html}">, want ${lang}`);
       if (left.length) throw new Error(`lang=${lang} leaves ${left.length} texts in English:\n  ${left.slice(0, 30).join('\n  ')}`);
       found[lang] = Object.keys(t).length;
+      // A real number shown and typed with the language's decimal comma (not the browser's point).
+      const lr = await page.evaluate(() => document.querySelector('input[name=learning_rate]').value);
+      if (!/^0,0+\d+$/.test(lr)) throw new Error(`lang=${lang}: the learning rate shows as ${lr}, want a decimal comma`);
+      await page.evaluate(() => { const r = document.querySelector('input[name=learning_rate]'); r.value = '0,002'; r.dispatchEvent(new Event('change', { bubbles: true })); });
+      await page.waitForTimeout(200);
+      const typed = new URL(await page.evaluate(() => location.href)).searchParams.get('learning_rate');
+      const shownNow = await page.evaluate(() => document.querySelector('input[name=learning_rate]').value);
+      if (typed !== '0.002' || shownNow !== '0,002') throw new Error(`lang=${lang}: typing 0,002 gave learning_rate=${typed} in the link, ${shownNow} in the box`);
       if (page.errors.length) throw new Error(page.errors.join('\n'));
       if (lang === 'es') await page.screenshot({ path: path.join(shots, 'spanish.png'), fullPage: false });
       await page.close();

@@ -104,7 +104,12 @@ pub fn rehearse(config: Config, ui: Ui) {
                 if let Some(end) = end {
                     end_rehearsal();
                     match end {
-                        Ok(_) => web::mark("spotlight-rehearsed"),
+                        Ok(r) => {
+                            if ui.pace.get_untracked().is_none() {
+                                ui.pace.set(r.seconds_per_pass);
+                            }
+                            web::mark("spotlight-rehearsed");
+                        }
                         Err(e) => rehearsal_failed(&e),
                     }
                     return;

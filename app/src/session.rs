@@ -12,6 +12,7 @@ use spotlight_core::config::{Config, DatasetName, OodSourceName};
 use spotlight_core::driver::{self, Ending};
 use spotlight_core::experiment::{Experiment, Phase};
 use spotlight_core::experiment_data::ExperimentData;
+use spotlight_core::jobs;
 
 use crate::backend::{self, Backend};
 use crate::state::{Activity, Bar, BenchNote, Doing, Loading, Ui};
@@ -149,6 +150,13 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
                 break;
             }
             web::sleep_ms(50).await;
+        }
+    }
+    // A finished CPU run in workers times this machine better than the rehearsal did.
+    if finished && !be.gpu && workers > 0 && failures.is_empty() {
+        let passes = jobs::sample_passes(&config);
+        if passes > 0.0 {
+            ui.pace.set(Some(times.total_s * workers as f64 / passes));
         }
     }
     if finished {

@@ -134,6 +134,10 @@ pub struct Ui {
     pub report: RwSignal<Option<Report>>,
     /// The last run's wall time by phase.
     pub times: RwSignal<Option<PhaseTimes>>,
+    /// This machine's pace on the CPU, in seconds per sample pass of one worker
+    /// (`jobs::Job::sample_passes`): the rehearsal's, then each finished CPU run's. The banner's
+    /// estimate of a run's time before it starts.
+    pub pace: RwSignal<Option<f64>>,
     pub cancel: StoredValue<Arc<AtomicBool>>,
     pub bench: RwSignal<BenchReport>,
     pub bench_note: RwSignal<BenchNote>,
@@ -174,6 +178,7 @@ impl Ui {
             bar: RwSignal::new(Bar::default()),
             report: RwSignal::new(None),
             times: RwSignal::new(None),
+            pace: RwSignal::new(None),
             cancel: StoredValue::new(Arc::new(AtomicBool::new(false))),
             bench: RwSignal::new(BenchReport::default()),
             bench_note: RwSignal::new(BenchNote::None),

@@ -73,7 +73,7 @@ pub enum FromWorker {
         result: Result<AttackReport, RunError>,
     },
     /// The rehearsal ended: how many models it trained, or why it failed.
-    Rehearsed(Result<usize, RunError>),
+    Rehearsed(Result<jobs::Rehearsal, RunError>),
     /// The worker cannot go on: a panic, the module failed to load, a message it cannot read.
     Failed(Trouble),
     /// WebGPU could not start in this worker (the browser may offer it only on the page): why.
@@ -186,7 +186,7 @@ fn receive(v: &wasm_bindgen::JsValue) -> Result<(), Trouble> {
         ToWorker::LoseGpu => backend::destroy_webgpu(),
         ToWorker::Rehearse { config } => wasm_bindgen_futures::spawn_local(async move {
             let result = match BackendName::Flex.cpu_device() {
-                Ok(device) => jobs::rehearse(&config, &device).await,
+                Ok(device) => jobs::rehearse(&config, &device, &|| web::now_ms() / 1000.0).await,
                 Err(e) => Err(RunError::Other(e)),
             };
             post(&FromWorker::Rehearsed(result));

@@ -2,11 +2,23 @@
 
 use leptos::prelude::*;
 
-use crate::backend;
+use spotlight_core::jobs;
+use spotlight_i18n::status::About;
+
 use crate::state::{Activity, Ui};
+use crate::{backend, pool};
 
 /// Which backend the page trains on and where the models train; why it is not WebGPU, one click
 /// away (the technical reason folded under the plain line).
+/// The seconds a run with the page's settings would take on the CPU, at the pace this machine
+/// showed (its rehearsal, or its last run); `None` before it has shown one.
+fn estimate(ui: Ui) -> Option<f64> {
+    let pace = ui.pace.get()?;
+    ui.config.with(|c| {
+        Some(jobs::estimate_s(c, pace, pool::worker_count(jobs::jobs_of(c).len(), false)))
+    })
+}
+
 #[component]
 pub fn Banner(ui: Ui) -> impl IntoView {
     let text = move || {
@@ -22,11 +34,18 @@ pub fn Banner(ui: Ui) -> impl IntoView {
                     }
                     _ => b.in_workers.into(),
                 };
-                format!(
+                let mut text = format!(
                     "{} {} — {place}",
                     if ran { b.training_on } else { b.backend },
                     backend::shown(&be.label, s)
-                )
+                );
+                // While no run goes on, on the CPU: how long one takes here, at this machine's pace.
+                let busy = ui.activity.with(Activity::busy);
+                if let (false, false, Some(secs)) = (busy, be.gpu, estimate(ui)) {
+                    text.push_str(" — ");
+                    text.push_str(&(b.estimate)(About::of(secs)));
+                }
+                text
             }
         }
     };

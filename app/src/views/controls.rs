@@ -91,6 +91,17 @@ fn Control(ui: Ui, field: &'static Field) -> impl IntoView {
             </label>
         }
         .into_any(),
+        // A real number in a text box (`type="number"` writes the browser's decimal point, not the
+        // page's language's): shown and read the language's way.
+        Kind::Number(r) if !r.integer => view! {
+            <label class="field" title=help>
+                <span>{label}</span>
+                <input type="text" inputmode="decimal" name=name autocomplete="off"
+                    prop:value=move || ui.lang.get().plain(value()) prop:disabled=inert
+                    on:change=move |ev| apply(ui, field, &ui.lang_now().typed_number(&event_target_value(&ev))) />
+            </label>
+        }
+        .into_any(),
         Kind::Number(r) => view! {
             <label class="field" title=help>
                 <span>{label}</span>

@@ -2,6 +2,7 @@
 
 use leptos::prelude::*;
 use spotlight_core::Variant;
+use spotlight_core::canary;
 use spotlight_core::data::transforms::SampleKind;
 use spotlight_core::report::Exposed;
 use spotlight_i18n::canary::Gallery;
@@ -19,13 +20,39 @@ fn caption(t: &Gallery, kind: SampleKind, label: u8, true_label: Option<u8>) -> 
     }
 }
 
-/// Each attacked model with its most exposed samples.
-fn exposed(ui: Ui) -> Vec<(Variant, Vec<Exposed>)> {
+/// The student's drawing where it ranks among the members: itself, its place, the member count.
+type Ranked = (Exposed, usize, usize);
+
+/// Each attacked model with its most exposed samples, and the student's drawing where it ranks
+/// among the members when it is not one of them.
+fn exposed(ui: Ui) -> Vec<(Variant, Vec<Exposed>, Option<Ranked>)> {
     ui.report.with(|r| {
         let Some(r) = r else { return Vec::new() };
+        let drawing = (!r.config.canary.is_empty())
+            .then(|| canary::decode(&r.config.canary).ok())
+            .flatten()
+            .map(|p| canary::to_image(&p));
         r.runs
             .iter()
-            .filter_map(|run| run.attack.as_ref().map(|a| (r.variant(run), a.exposed.clone())))
+            .filter_map(|run| {
+                let a = run.attack.as_ref()?;
+                let shown = a.exposed.iter().any(|e| e.kind == SampleKind::Canary);
+                let ranked = match (&drawing, &a.canary) {
+                    (Some(pixels), Some(s)) if !shown => s.member_rank.map(|at| {
+                        let e = Exposed {
+                            source_index: usize::MAX,
+                            kind: SampleKind::Canary,
+                            label: r.config.canary_label,
+                            true_label: None,
+                            score: s.score,
+                            pixels: pixels.clone(),
+                        };
+                        (e, at, a.members)
+                    }),
+                    _ => None,
+                };
+                Some((r.variant(run), a.exposed.clone(), ranked))
+            })
             .collect()
     })
 }
@@ -61,11 +88,21 @@ pub fn GalleryView(ui: Ui) -> impl IntoView {
             <h2>{ui.tr(|t| t.canary.gallery.title)}</h2>
             <p class="teach">{ui.tr(|t| t.canary.gallery.teach)}</p>
             <For each=move || exposed(ui)
-                key=|(variant, ex)| (variant.key(), ex.iter().map(|e| e.source_index).collect::<Vec<_>>())
-                children=move |(variant, ex)| view! {
+                key=|(variant, ex, ranked)| {
+                    let at = ranked.as_ref().map(|r| r.1);
+                    (variant.key(), ex.iter().map(|e| e.source_index).collect::<Vec<_>>(), at)
+                }
+                children=move |(variant, ex, ranked)| view! {
                     <h3>{move || { let lang = ui.lang.get(); (lang.texts().canary.gallery.model)(model_name(variant, lang)) }}</h3>
                     <div class="gallery">
                         <For each=move || ex.clone() key=|e| e.source_index children=move |e| view! { <Sample ui e /> } />
+                        {ranked.map(|(e, at, of)| view! {
+                            <span class="gallery-gap" aria-hidden="true">"⋯"</span>
+                            <div class="ranked-drawing">
+                                <Sample ui e />
+                                <p class="rank">{move || (ui.t().canary.gallery.ranked)(at, of)}</p>
+                            </div>
+                        })}
                     </div>
                 } />
         </section>

@@ -222,6 +222,7 @@ pub fn attack_report(
                     non.iter().filter(|&&s| s < online[c]).count() as f64 / non.len() as f64
                 })
             },
+            member_rank: Some(1 + members.iter().filter(|&&i| online[i] > online[c]).count()),
         }
     });
     Ok(AttackReport {

@@ -68,6 +68,31 @@ impl Job {
         digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
     }
 
+    /// Roughly what the job costs, in samples passed forward through its model (a training
+    /// sample counts 3: forward and backward): its training, a target's measurements (accuracy
+    /// on the members and the test set, its live read-outs, about ten batch passes per probe, the
+    /// drawing's), and its scores on every candidate. Our own rough count, for the time a run is
+    /// estimated to take ([`Rehearsal`]); the browser tests hold a run's estimate to its time.
+    pub fn sample_passes(&self) -> f64 {
+        let c = &self.config;
+        let b = c.batch_size.max(1) as f64;
+        let members = c.train_size as f64;
+        let epochs = c.epochs as f64;
+        let pool = if c.shadow_models >= 2 { 2.0 * members } else { members };
+        let train = 3.0 * epochs * (members / b).ceil() * b;
+        match self.role {
+            Role::Shadow { .. } => train + pool,
+            Role::Target { .. } => {
+                let noisy = (members * (c.label_noise + c.ood_fraction)).floor();
+                let probes = c.probe_size as f64 + (c.probe_size as f64).min(noisy);
+                let canary = if c.canary.is_empty() { 0.0 } else { 10.0 * b };
+                let live = epochs * c.live_points as f64 * 3.0 * crate::train::LIVE_SAMPLE as f64;
+                let point = members + c.test_size as f64 + b + 10.0 * b * probes + 3.0 * b + canary;
+                train + live + (epochs + 1.0) * point + pool
+            }
+        }
+    }
+
     /// A short description ("target BN, 5 % noise, seed 2").
     pub fn describe(&self) -> String {
         let c = &self.config;
@@ -247,14 +272,40 @@ pub fn attack_of(
     Some(attack_report(config, data, &scores, keep, shadow_phi).map_err(RunError::Other))
 }
 
+/// What a rehearsal did, and the pace it measured.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Rehearsal {
+    /// How many models it trained.
+    pub models: usize,
+    /// Seconds per sample pass ([`Job::sample_passes`]) over its models after the first (which
+    /// compiles as it runs), at its batch size; `None` if it could not tell.
+    pub seconds_per_pass: Option<f64>,
+}
+
+/// Every job's sample passes ([`Job::sample_passes`]): a whole run's work.
+pub fn sample_passes(config: &Config) -> f64 {
+    jobs_of(config).iter().map(Job::sample_passes).sum()
+}
+
+/// The seconds `config`'s run would take at `seconds_per_pass` (a rehearsal's, or a finished
+/// run's) with `workers` models training side by side. A rough figure ("about 30 s").
+pub fn estimate_s(config: &Config, seconds_per_pass: f64, workers: usize) -> f64 {
+    sample_passes(config) * seconds_per_pass / workers.max(1) as f64
+}
+
 /// A rehearsal of `config`'s models at a toy size: its target models (with their live read-outs
 /// and scores), its shadow models and its attacks, on images of noise — two steps of `config`'s
 /// batch size (at most 64), one epoch, two shadow models. Every step of a real run runs, in about
 /// a second. A host whose code compiles
 /// as it first runs (a browser's wasm engine, which compiles a function when first called and again,
 /// optimized, once it is hot) runs it before the user's first run, so that this compiling does not
-/// compete for the processor with the real run's first steps. Returns how many models it trained.
-pub async fn rehearse(config: &Config, device: &Device) -> Result<usize, RunError> {
+/// compete for the processor with the real run's first steps. `clock` reads seconds: the models
+/// after the first are timed, for the pace a real run can be estimated by.
+pub async fn rehearse(
+    config: &Config,
+    device: &Device,
+    clock: &dyn Fn() -> f64,
+) -> Result<Rehearsal, RunError> {
     let batch = config.batch_size.clamp(16, 64);
     let config = Config {
         train_size: 2 * batch,
@@ -288,8 +339,14 @@ pub async fn rehearse(config: &Config, device: &Device) -> Result<usize, RunErro
     let keep = shadow_keep(&config, data.pool.labels.len());
     let jobs = jobs_of(&config);
     let mut outputs = Vec::new();
-    for job in &jobs {
+    let (mut warm_s, mut warm_passes) = (0.0, 0.0);
+    for (n, job) in jobs.iter().enumerate() {
+        let t0 = clock();
         outputs.push(run_job_on(job, &data, device, "rehearsal", || 0.0, |_| {}).await?.output);
+        if n > 0 {
+            warm_s += clock() - t0;
+            warm_passes += job.sample_passes();
+        }
     }
     for (v, _) in config.variants().iter().enumerate() {
         let shadow_phi: Vec<Option<Vec<f64>>> = jobs
@@ -306,7 +363,8 @@ pub async fn rehearse(config: &Config, device: &Device) -> Result<usize, RunErro
             return Err(e);
         }
     }
-    Ok(jobs.len())
+    let seconds_per_pass = (warm_s > 0.0 && warm_passes > 0.0).then(|| warm_s / warm_passes);
+    Ok(Rehearsal { models: jobs.len(), seconds_per_pass })
 }
 
 /// Why a report could not be assembled.

@@ -322,6 +322,10 @@ pub struct CanaryScore {
     /// The share of non-members whose LiRA score is below the canary's (absent in older reports).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub above_non_members: Option<f64>,
+    /// Its place among the members by score, 1 the most exposed — where it stands in the gallery
+    /// of exposed members (absent in older reports).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub member_rank: Option<usize>,
 }
 
 impl CanaryScore {

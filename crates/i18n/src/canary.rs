@@ -74,6 +74,10 @@ pub struct Gallery {
     pub clean: &'static str,
     pub flipped: &'static str,
     pub ood: &'static str,
+    /// Under the drawing when it is not among the most exposed: its place among the members, by
+    /// its place and the member count.
+    #[serde(skip)]
+    pub ranked: fn(usize, usize) -> String,
 }
 
 pub const EN: Canary = Canary {
@@ -147,6 +151,7 @@ pub const EN: Canary = Canary {
         clean: "clean",
         flipped: "flipped",
         ood: "OOD",
+        ranked: |at, of| format!("No. {at} of {of} members"),
     },
 };
 
@@ -221,6 +226,7 @@ pub const ES: Canary = Canary {
         clean: "limpia",
         flipped: "invertida",
         ood: "OOD",
+        ranked: |at, of| format!("n.º {at} de {of} miembros"),
     },
 };
 
@@ -295,6 +301,7 @@ pub const PT: Canary = Canary {
         clean: "limpa",
         flipped: "trocada",
         ood: "OOD",
+        ranked: |at, of| format!("nº {at} de {of} membros"),
     },
 };
 

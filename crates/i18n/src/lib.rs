@@ -181,6 +181,22 @@ impl Lang {
         out
     }
 
+    /// A number as typed in this language, in the form Rust reads (`0.001`): the inverse of
+    /// [`Lang::plain`]. In Spanish and Portuguese a comma is the decimal point and dots group
+    /// thousands; a text with dots and no comma reads its one dot as a decimal point (many type
+    /// it so), several dots as groups — so a whole number grouped by one dot ("30.000") reads as
+    /// 30: the page uses this for real numbers only. In English commas group. Spaces are dropped;
+    /// anything else is left for the reader to refuse.
+    pub fn typed_number(self, text: &str) -> String {
+        let t: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        match self {
+            Self::En => t.replace(',', ""),
+            Self::Es | Self::Pt if t.contains(',') => t.replace('.', "").replace(',', "."),
+            Self::Es | Self::Pt if t.matches('.').count() > 1 => t.replace('.', ""),
+            Self::Es | Self::Pt => t,
+        }
+    }
+
     /// A whole number, grouped the language's way.
     pub fn int(self, n: u64) -> String {
         self.digits(false, &n.to_string(), "")
@@ -198,6 +214,24 @@ impl Lang {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn typed_numbers_read_back_what_plain_writes() {
+        for lang in Lang::ALL {
+            // (A whole number of five digits or more would be written "30.000" in Spanish, which
+            // reads back as 30: the page types whole numbers in number boxes, not here.)
+            for x in [0.001, 0.5, 2.25, 1234.5, 12345.5, 0.0001, 7.0] {
+                let typed = lang.typed_number(&lang.plain(x));
+                assert_eq!(typed.parse::<f64>(), Ok(x), "{lang:?} {x}: {typed}");
+            }
+        }
+        assert_eq!(Lang::Es.typed_number("0,05"), "0.05");
+        assert_eq!(Lang::Pt.typed_number(" 1.234,5 "), "1234.5");
+        assert_eq!(Lang::Es.typed_number("0.05"), "0.05", "a point typed in Spanish");
+        assert_eq!(Lang::Pt.typed_number("1.234.567"), "1234567");
+        assert_eq!(Lang::En.typed_number("1,234.5"), "1234.5");
+        assert_eq!(Lang::En.typed_number("abc"), "abc", "left for the reader to refuse");
+    }
+
     use super::*;
     use serde_json::Value;
 

@@ -25,6 +25,26 @@ pub struct Status {
     pub crash: Crash,
 }
 
+/// A duration rounded for "about …": to 5 s under a minute and a half (at least 5 s), else to
+/// whole minutes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum About {
+    Seconds(u64),
+    Minutes(u64),
+}
+
+impl About {
+    /// `seconds`, rounded so.
+    pub fn of(seconds: f64) -> Self {
+        let s = seconds.max(0.0);
+        if s < 90.0 {
+            Self::Seconds(((s / 5.0).round() as u64).max(1) * 5)
+        } else {
+            Self::Minutes((s / 60.0).round() as u64)
+        }
+    }
+}
+
 /// Which backend the page trains on, and why; the notices' frame.
 #[derive(Debug, Serialize)]
 pub struct Banner {
@@ -35,6 +55,10 @@ pub struct Banner {
     /// Before the backend's name before any run.
     pub backend: &'static str,
     pub in_workers: &'static str,
+    /// Before a run, on the CPU: how long a run with these settings takes here, measured by the
+    /// page's rehearsal or its last run ([`About`]).
+    #[serde(skip)]
+    pub estimate: fn(About) -> String,
     /// Training on the page's thread: why (`no_gpu_in_workers`).
     #[serde(skip)]
     pub on_page: fn(&str) -> String,
@@ -330,6 +354,10 @@ pub const EN: Status = Status {
         training_on: "Training on",
         backend: "Runs on",
         in_workers: "training in the background (Web Workers), the page stays free",
+        estimate: |d| match d {
+            About::Seconds(s) => format!("a run with these settings takes about {s} s here"),
+            About::Minutes(m) => format!("a run with these settings takes about {m} min here"),
+        },
         on_page: |why| format!("training on the page's thread: {why}"),
         no_gpu_in_workers: |why| format!("this browser offers no WebGPU to workers ({why})"),
         cpu: |name| format!("CPU ({name}, in WebAssembly)"),
@@ -549,6 +577,12 @@ pub const ES: Status = Status {
         training_on: "Entrenando en",
         backend: "Se ejecuta en:",
         in_workers: "entrena en segundo plano, en hilos aparte del navegador",
+        estimate: |d| match d {
+            About::Seconds(s) => format!("con estos ajustes, una ejecución tarda aquí unos {s} s"),
+            About::Minutes(m) => {
+                format!("con estos ajustes, una ejecución tarda aquí unos {m} min")
+            }
+        },
         on_page: |why| format!("entrenamiento en el hilo de la página: {why}"),
         no_gpu_in_workers: |why| format!("este navegador no ofrece WebGPU a los workers ({why})"),
         cpu: |name| format!("CPU ({name}, en WebAssembly)"),
@@ -792,6 +826,14 @@ pub const PT: Status = Status {
         training_on: "Treinando em",
         backend: "Roda em:",
         in_workers: "treina em segundo plano, em threads à parte do navegador",
+        estimate: |d| match d {
+            About::Seconds(s) => {
+                format!("com estas configurações, uma execução leva aqui cerca de {s} s")
+            }
+            About::Minutes(m) => {
+                format!("com estas configurações, uma execução leva aqui cerca de {m} min")
+            }
+        },
         on_page: |why| format!("treinamento na thread da página: {why}"),
         no_gpu_in_workers: |why| format!("este navegador não oferece WebGPU aos workers ({why})"),
         cpu: |name| format!("CPU ({name}, em WebAssembly)"),
@@ -1033,6 +1075,20 @@ mod tests {
 
     use super::*;
     use crate::Lang;
+
+    #[test]
+    fn an_estimate_is_rounded_and_said_in_each_language() {
+        assert_eq!(About::of(0.4), About::Seconds(5));
+        assert_eq!(About::of(31.0), About::Seconds(30));
+        assert_eq!(About::of(33.0), About::Seconds(35));
+        assert_eq!(About::of(89.0), About::Seconds(90));
+        assert_eq!(About::of(150.0), About::Minutes(3));
+        for lang in Lang::ALL {
+            let b = &lang.texts().status.banner;
+            assert!((b.estimate)(About::of(31.0)).contains("30 s"), "{lang:?}");
+            assert!((b.estimate)(About::of(150.0)).contains("3 min"), "{lang:?}");
+        }
+    }
 
     /// The page's English is the core's (the CLI's and the browser tests'), word for word.
     #[test]

@@ -103,6 +103,11 @@ fn each_model_follows_the_canary_and_the_attack_scores_it() {
                 && s.confidence < 1.0
         );
         assert!(s.median_clean_member > 0.0 && s.median_non_member > 0.0);
+        // Its place among the members is where the gallery of exposed members has it.
+        let m = s.member_rank.expect("the member rank");
+        assert!((1..=a.members).contains(&m) && m <= s.rank, "{s:?}");
+        let shown = a.exposed.iter().position(|e| e.kind == SampleKind::Canary);
+        assert_eq!(shown.map(|p| p + 1), (m <= a.exposed.len()).then_some(m), "{s:?}");
         eprintln!(
             "{}: canary predicted {:?}, p(3) {:?}, attack confidence {:.3} (rank {} of {})",
             report.variant(run).label(),

@@ -246,7 +246,31 @@ fn a_rehearsal_trains_every_model_of_a_toy_run_of_any_config() {
             ..Config::default()
         },
     ];
+    let t0 = std::time::Instant::now();
+    let clock = move || t0.elapsed().as_secs_f64();
     for (config, models) in configs.iter().zip([6, 3, 6]) {
-        assert_eq!(pollster::block_on(jobs::rehearse(config, &device)), Ok(models), "{config:?}");
+        let r = pollster::block_on(jobs::rehearse(config, &device, &clock)).unwrap();
+        assert_eq!(r.models, models, "{config:?}");
+        let pace = r.seconds_per_pass.expect("a pace");
+        assert!(pace > 0.0 && pace.is_finite(), "{r:?}");
+        // The estimate grows with the run's work, and shrinks with the workers sharing it.
+        let one = jobs::estimate_s(config, pace, 1);
+        let twice = Config { epochs: 2 * config.epochs, ..config.clone() };
+        assert!(jobs::estimate_s(&twice, pace, 1) > 1.5 * one, "{config:?}");
+        assert!((jobs::estimate_s(config, pace, 2) - one / 2.0).abs() < 1e-9 * one);
     }
+}
+
+#[test]
+fn a_jobs_work_counts_what_it_runs() {
+    let c = Config::default();
+    let jobs = jobs::jobs_of(&c);
+    let (target, shadow) = (jobs[0].sample_passes(), jobs.last().unwrap().sample_passes());
+    // A shadow model trains and scores; a target also measures every epoch.
+    assert!(target > shadow && shadow > 0.0, "{target} {shadow}");
+    let no_probes = jobs::Job { config: Config { probe_size: 0, ..c.clone() }, ..jobs[0].clone() };
+    assert!(no_probes.sample_passes() < target);
+    let (b, members, epochs) = (c.batch_size as f64, c.train_size as f64, c.epochs as f64);
+    let train = 3.0 * epochs * (members / b).ceil() * b;
+    assert_eq!(shadow, train + 2.0 * members, "training and the pool's scores");
 }
