@@ -126,6 +126,39 @@ const tests = [
     await page.close();
     return rows.map((r) => `${r[0]} ${r[4]}`).join('; ');
   }],
+  ['the theory lab: opened from the γ/σ lens, stepped and played; four charts with their sentences; freezing γ holds it at 1; a course link shows it alone', async () => {
+    const page = await open('?backend=cpu');
+    await page.click('#view-gamma .to-theory a');
+    await page.waitForFunction(() => document.querySelector('#theory-lab')?.open && document.querySelectorAll('#theory-lab .chart svg').length === 4, null, { timeout: 10000 });
+    const at = () => page.textContent('#theory-at');
+    if ((await at()) !== 'Step 0 of 200') throw new Error('before a step: ' + (await at()));
+    await page.click('#theory-step');
+    if ((await at()) !== 'Step 1 of 200') throw new Error('after a step: ' + (await at()));
+    await page.click('#theory-play');
+    await page.waitForFunction(() => document.querySelector('#theory-at').textContent === 'Step 200 of 200', null, { timeout: 30000 });
+    const end = await page.evaluate(() => ({
+      charts: [...document.querySelectorAll('#theory-lab .chart')].map((c) => ({ id: c.id, svg: !!c.querySelector('svg'), paths: c.querySelectorAll('path, polyline, circle, rect').length, title: c.querySelector('svg title')?.textContent || '' })),
+      says: [...document.querySelectorAll('#theory-lab figcaption')].map((f) => f.textContent),
+    }));
+    for (const c of end.charts) if (!c.svg || c.paths < 3 || /error/i.test(c.title)) throw new Error('a theory chart: ' + JSON.stringify(c));
+    if (end.says.length !== 4 || !/^The outlier's margin now: BN -?\d/.test(end.says[0]) || !/^Fitted the outlier's wrong label — BN: (from step \d+|not yet); no-BN: (from step \d+|not yet)\.$/.test(end.says[1]) || !/steps held the outlier/.test(end.says[2]) || !/^γ now: \d/.test(end.says[3])) throw new Error('sentences: ' + JSON.stringify(end.says));
+    await page.locator('#theory-lab').screenshot({ path: path.join(shots, 'theory-lab.png') });
+    // Freeze γ: a new run from step 0, whose γ stays 1 to the end.
+    await page.click('input[name=theory-freeze]');
+    if ((await at()) !== 'Step 0 of 200') throw new Error('a new setting did not restart the run: ' + (await at()));
+    await page.click('#theory-play');
+    await page.waitForFunction(() => document.querySelector('#theory-at').textContent === 'Step 200 of 200', null, { timeout: 30000 });
+    const frozen = await page.textContent('#theory-lab figure:nth-child(4) figcaption');
+    if (!/^γ now: 1\.000 with/.test(frozen)) throw new Error('frozen γ: ' + frozen);
+    if (page.errors.length) throw new Error(page.errors.join('\n'));
+    await page.close();
+    // A course link with only the lab: no lens, no γ/σ link, the lab there.
+    const only = await open('?backend=cpu&show=theory');
+    const seen = await only.evaluate(() => ({ lab: !!document.querySelector('#theory-lab'), lenses: document.querySelectorAll('#view-accuracy, #view-gamma').length }));
+    if (!seen.lab || seen.lenses) throw new Error('show=theory: ' + JSON.stringify(seen));
+    await only.close();
+    return `${end.says[0]} ${end.says[1]} ${end.says[2]} ${end.says[3]} | frozen: ${frozen}`;
+  }],
   ['dark mode follows the system setting: the page, the lenses and the charts turn dark, and back', async () => {
     const page = await open();
     const look = () => page.evaluate(() => {

@@ -26,7 +26,7 @@ use crate::backend::Backend;
 use crate::state::Ui;
 use crate::views::{
     attack, banner, bench, canary, charts, controls, gallery, language, paper, progress, summary,
-    tour,
+    theory, tour,
 };
 
 #[component]
@@ -117,6 +117,7 @@ fn App() -> impl IntoView {
                 </div>
             }.into_any())}
             {unless_hidden("gallery", view! { <gallery::GalleryView ui /> }.into_any())}
+            {unless_hidden("theory", view! { <theory::TheoryLab ui /> }.into_any())}
             {unless_hidden("paper", view! { <paper::PaperPanel ui /> }.into_any())}
             {unless_hidden("bench", view! { <bench::BenchView ui /> }.into_any())}
         </main>

@@ -190,6 +190,12 @@ pub fn TrainingViews(ui: Ui) -> impl IntoView {
         <section class="view" id="view-gamma">
             <h2>{ui.tr(|t| t.lenses.gamma_heading)}</h2>
             <div class="chart" inner_html=gamma></div>
+            <Show when=move || shown("theory")>
+                <p class="to-theory"><a href=format!("#{}", super::theory::ID) on:click=move |ev| {
+                    ev.prevent_default();
+                    super::theory::open();
+                }>{ui.tr(|t| t.theory.open)}</a></p>
+            </Show>
             <details class="more">
                 <summary>{ui.tr(|t| t.lenses.read)}</summary>
                 <p class="teach">{ui.tr(|t| t.lenses.gamma_teach)}</p>

@@ -1,6 +1,6 @@
 //! The page's views, one file each, in page order: the banner and notices, the controls (with the
-//! share link), progress, what just happened, the charts, the attack, the gallery, the paper panel
-//! and the benchmark.
+//! share link), progress, what just happened, the charts, the attack, the gallery, the theory lab,
+//! the paper panel and the benchmark.
 
 use std::cell::Cell as Counter;
 use std::rc::Rc;
@@ -21,6 +21,7 @@ pub mod paper;
 pub mod progress;
 pub mod share;
 pub mod summary;
+pub mod theory;
 pub mod tour;
 
 /// A share as a percentage in `lang`, or a dash where there is none.

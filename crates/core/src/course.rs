@@ -11,13 +11,14 @@ use crate::fields::{BASIC, FIELDS, Kind};
 use crate::read::ReadError;
 
 /// The views a link can hide, with what the page calls them.
-pub const VIEWS: [(&str, &str); 8] = [
+pub const VIEWS: [(&str, &str); 9] = [
     ("accuracy", "Memorization chart"),
     ("gradients", "Gradient norms"),
     ("gamma", "γ/σ per BN layer"),
     ("attack", "Membership attack"),
     ("canary", "Be the outlier (the canary)"),
     ("gallery", "Exposed samples"),
+    ("theory", "Theory lab"),
     ("paper", "The paper's claims"),
     ("bench", "Benchmark"),
 ];

@@ -39,6 +39,7 @@ pub struct Parts {
     pub attack: &'static str,
     pub canary: &'static str,
     pub gallery: &'static str,
+    pub theory: &'static str,
     pub paper: &'static str,
     pub bench: &'static str,
 }
@@ -116,6 +117,7 @@ impl Fields {
             "attack" => p.attack,
             "canary" => p.canary,
             "gallery" => p.gallery,
+            "theory" => p.theory,
             "paper" => p.paper,
             "bench" => p.bench,
             _ => return self.field(name).map(|f| f.label),
@@ -208,6 +210,7 @@ pub const EN: Fields = Fields {
         canary: "Be the outlier (the canary)",
         gallery: "Exposed samples",
         paper: "The paper's claims",
+        theory: "Theory lab",
         bench: "Benchmark",
     },
 };
@@ -317,6 +320,7 @@ pub const ES: Fields = Fields {
         canary: "Sé el atípico (el canario)",
         gallery: "Muestras expuestas",
         paper: "Las afirmaciones del artículo",
+        theory: "Laboratorio de teoría",
         bench: "Prueba de rendimiento",
     },
 };
@@ -414,6 +418,7 @@ pub const PT: Fields = Fields {
         canary: "Seja o atípico (o canário)",
         gallery: "Amostras expostas",
         paper: "As afirmações do artigo",
+        theory: "Laboratório de teoria",
         bench: "Teste de desempenho",
     },
 };

@@ -19,6 +19,7 @@ pub mod notices;
 pub mod page;
 pub mod paper;
 pub mod status;
+pub mod theory;
 pub mod tour;
 
 /// A language of the page.
@@ -40,6 +41,7 @@ pub struct Texts {
     pub status: status::Status,
     pub canary: canary::Canary,
     pub tour: tour::Tour,
+    pub theory: theory::Theory,
     pub paper: paper::Paper,
     pub charts: charts::Charts,
     pub notices: notices::Notices,
@@ -53,6 +55,7 @@ pub const EN: Texts = Texts {
     status: status::EN,
     canary: canary::EN,
     tour: tour::EN,
+    theory: theory::EN,
     paper: paper::EN,
     charts: charts::EN,
     notices: notices::EN,
@@ -66,6 +69,7 @@ pub const ES: Texts = Texts {
     status: status::ES,
     canary: canary::ES,
     tour: tour::ES,
+    theory: theory::ES,
     paper: paper::ES,
     charts: charts::ES,
     notices: notices::ES,
@@ -79,6 +83,7 @@ pub const PT: Texts = Texts {
     status: status::PT,
     canary: canary::PT,
     tour: tour::PT,
+    theory: theory::PT,
     paper: paper::PT,
     charts: charts::PT,
     notices: notices::PT,
@@ -248,6 +253,7 @@ mod tests {
         "TPR",
         "FPR",
         "γ/σ",
+        "γ",
         "λ",
         "τ",
         "ROC",

@@ -4,10 +4,12 @@
 mod describe;
 mod legend;
 mod svg;
+mod theory;
 
 /// The charts' language (every public chart function takes one, last).
 pub use spotlight_i18n::Lang;
 pub use svg::text_size;
+pub use theory::{theory_data, theory_gamma, theory_margins, theory_ratio};
 
 use legend::{Legend, Mark};
 use plotters::coord::Shift;

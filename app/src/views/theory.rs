@@ -1,0 +1,224 @@
+//! The theory lab: the paper's analysis model (`spotlight_core::theory`: a linear filter, BN or
+//! not, a linear classifier, one mislabelled outlier) trained on the page's thread — a whole run
+//! takes milliseconds — and shown step by step: the data with each model's boundary, the outlier's
+//! margin, the measured growth factor against the theorem's (γ/σ)², and γ with and without the
+//! outlier. A fold of its own, opened from the γ/σ lens; a course link can hide it (`theory`).
+
+use leptos::prelude::*;
+use spotlight_core::theory::{self, Optimizer, TheoryConfig, TheoryReport};
+use spotlight_i18n::Lang;
+
+use crate::state::Ui;
+use crate::web;
+
+/// The id of the lab's fold (the γ/σ lens links to it).
+pub const ID: &str = "theory-lab";
+
+/// Steps a frame advances while playing, and the frame's pause.
+const PLAY_STRIDE: usize = 2;
+const PLAY_FRAME_MS: i32 = 40;
+
+/// The learning rates offered, per optimizer (the core's default among them).
+fn rates(o: Optimizer) -> &'static [f64] {
+    match o {
+        Optimizer::Sgd => &[0.01, 0.03, 0.1, 0.3, 1.0],
+        Optimizer::Adam => &[0.001, 0.003, 0.01, 0.03, 0.1],
+    }
+}
+
+/// The batch sizes offered.
+const BATCHES: [usize; 5] = [4, 8, 16, 24, 48];
+
+/// Opens the lab's fold and scrolls to it (from the γ/σ lens's link).
+pub fn open() {
+    if let Some(e) =
+        web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(ID))
+    {
+        let _ = e.set_attribute("open", "");
+        e.scroll_into_view();
+    }
+}
+
+/// The number `x` with `d` decimals in `lang`, or a dash.
+fn num(x: Option<f64>, d: usize, lang: Lang) -> String {
+    x.map_or_else(|| "—".into(), |v| lang.num(v, d))
+}
+
+/// The sentences under the charts at `upto` steps.
+fn sentences(r: &TheoryReport, upto: usize, lang: Lang) -> [String; 4] {
+    let t = &lang.texts().theory;
+    let at = upto.min(r.steps.len());
+    let snap = if at == 0 { &r.initial } else { &r.steps[at - 1].after };
+    let data = (t.data_says)(
+        &lang.num(snap.plain.outlier_margin, 2),
+        snap.bn.as_ref().map(|b| lang.num(b.outlier_margin, 2)).as_deref(),
+    );
+    // The step from which on a model fits the outlier, among the steps shown.
+    let fitted = |m: &dyn Fn(usize) -> Option<f64>| {
+        let last_bad = (1..=at).rev().find(|&s| m(s).is_some_and(|v| v <= 0.0));
+        match (at, last_bad) {
+            (0, _) => None,
+            (_, Some(s)) if s == at => None,
+            (_, Some(s)) => Some(s + 1),
+            (_, None) => Some(1),
+        }
+    };
+    let bn_fit = fitted(&|s| r.steps[s - 1].after.bn.as_ref().map(|b| b.outlier_margin));
+    let plain_fit = fitted(&|s| Some(r.steps[s - 1].after.plain.outlier_margin));
+    let margins = (t.margin_says)(bn_fit, plain_fit);
+    let shown = &r.steps[..at];
+    let pairs: Vec<(f64, f64)> =
+        shown.iter().filter_map(|s| Some((s.predicted?, s.ratio_same_g?))).collect();
+    let mut over: Vec<f64> = pairs.iter().map(|(p, m)| m / p).collect();
+    over.sort_by(f64::total_cmp);
+    let median = (!over.is_empty()).then(|| over[over.len() / 2]);
+    let ratio = (t.ratio_says)(
+        pairs.len(),
+        &num(median, 2, lang),
+        pairs.iter().filter(|(_, m)| *m <= 0.0).count(),
+    );
+    let gamma = match snap.gamma {
+        Some(g) => (t.gamma_says)(
+            &lang.num(g, 3),
+            &num(if at == 0 { Some(1.0) } else { r.twin_gamma.get(at - 1).copied() }, 3, lang),
+        ),
+        None => t.no_bn.to_string(),
+    };
+    [data, margins, ratio, gamma]
+}
+
+#[component]
+pub fn TheoryLab(ui: Ui) -> impl IntoView {
+    let config = RwSignal::new(TheoryConfig::default());
+    // A run is milliseconds: the whole of it, again on every change of a setting.
+    let report = Memo::new(move |_| config.with(theory::run));
+    let upto = RwSignal::new(0usize);
+    let playing = RwSignal::new(false);
+    let open = RwSignal::new(false);
+    let total = move || report.with(|r| r.as_ref().map_or(0, |r| r.steps.len()));
+    // A new setting starts the run from its beginning.
+    Effect::new(move |_| {
+        config.track();
+        upto.set(0);
+        playing.set(false);
+    });
+    let play = move || {
+        if playing.get_untracked() {
+            return playing.set(false);
+        }
+        if upto.get_untracked() >= total() {
+            upto.set(0);
+        }
+        playing.set(true);
+        leptos::task::spawn_local(async move {
+            while playing.get_untracked() && upto.get_untracked() < total() {
+                upto.update(|u| *u = (*u + PLAY_STRIDE).min(total()));
+                web::sleep_ms(PLAY_FRAME_MS).await;
+            }
+            playing.set(false);
+        });
+    };
+    let set = move |f: &dyn Fn(&mut TheoryConfig)| config.update(|c| f(c));
+    // The charts, drawn only while the fold is open.
+    let chart = move |draw: fn(&TheoryReport, usize, Lang) -> String| {
+        move || {
+            if !open.get() {
+                return String::new();
+            }
+            let (at, lang) = (upto.get(), ui.lang.get());
+            report.with(|r| r.as_ref().map(|r| draw(r, at, lang)).unwrap_or_default())
+        }
+    };
+    let said = move |k: usize| {
+        move || {
+            let (at, lang) = (upto.get(), ui.lang.get());
+            report
+                .with(|r| r.as_ref().map(|r| sentences(r, at, lang)[k].clone()).unwrap_or_default())
+        }
+    };
+    let error = move || {
+        report.with(|r| r.as_ref().err().map(|e| (ui.t().theory.bad_setting)(&e.to_string())))
+    };
+    let t = move || &ui.t().theory;
+    view! {
+        <details class="view theory" id=ID on:toggle=move |ev| {
+            use wasm_bindgen::JsCast;
+            let o = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).is_some_and(|e| e.has_attribute("open"));
+            open.set(o);
+        }>
+            <summary><h2>{move || t().title}</h2></summary>
+            <p class="teach">{move || t().teach}</p>
+            <div class="theory-controls">
+                <label class="field slider">
+                    <span>{move || t().outlier_x}" "<b>{move || ui.lang.get().num(config.with(|c| c.outlier_x), 2)}</b></span>
+                    <input type="range" name="theory-outlier-x" min="-2" max="2" step="0.05"
+                        prop:value=move || config.with(|c| c.outlier_x.to_string())
+                        on:change=move |ev| if let Ok(x) = event_target_value(&ev).parse() { set(&|c| c.outlier_x = x) } />
+                </label>
+                <label class="field slider">
+                    <span>{move || t().outlier_y}" "<b>{move || ui.lang.get().num(config.with(|c| c.outlier_y), 2)}</b></span>
+                    <input type="range" name="theory-outlier-y" min="-1.5" max="1.5" step="0.05"
+                        prop:value=move || config.with(|c| c.outlier_y.to_string())
+                        on:change=move |ev| if let Ok(y) = event_target_value(&ev).parse() { set(&|c| c.outlier_y = y) } />
+                </label>
+                <label class="field">
+                    <span>{move || t().optimizer}</span>
+                    <select name="theory-optimizer" prop:value=move || config.with(|c| c.optimizer.label().to_lowercase())
+                        on:change=move |ev| if let Some(o) = Optimizer::parse(&event_target_value(&ev)) {
+                            config.update(|c| *c = c.clone().with_optimizer(o));
+                        }>
+                        <option value="sgd">"SGD"</option>
+                        <option value="adam">"Adam"</option>
+                    </select>
+                </label>
+                <label class="field">
+                    <span>{move || t().learning_rate}</span>
+                    <select name="theory-lr" prop:value=move || config.with(|c| c.lr.to_string())
+                        on:change=move |ev| if let Ok(lr) = event_target_value(&ev).parse() { set(&|c| c.lr = lr) }>
+                        {move || {
+                            let lang = ui.lang.get();
+                            rates(config.with(|c| c.optimizer)).iter().map(|&r| {
+                                view! { <option value=r.to_string()>{lang.plain(r)}</option> }
+                            }).collect_view()
+                        }}
+                    </select>
+                </label>
+                <label class="field">
+                    <span>{move || t().batch_size}</span>
+                    <select name="theory-batch" prop:value=move || config.with(|c| c.batch_size.to_string())
+                        on:change=move |ev| if let Ok(b) = event_target_value(&ev).parse() { set(&|c| c.batch_size = b) }>
+                        {BATCHES.iter().map(|b| view! { <option value=b.to_string()>{b.to_string()}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label class="field toggle" title=move || t().freeze_help>
+                    <input type="checkbox" name="theory-freeze" prop:checked=move || config.with(|c| c.freeze_gamma)
+                        on:change=move |ev| { let on = event_target_checked(&ev); set(&|c| c.freeze_gamma = on) } />
+                    <span>{move || t().freeze_gamma}</span>
+                </label>
+                <label class="field toggle">
+                    <input type="checkbox" name="theory-bn" prop:checked=move || config.with(|c| c.bn)
+                        on:change=move |ev| { let on = event_target_checked(&ev); set(&|c| c.bn = on) } />
+                    <span>{move || t().bn}</span>
+                </label>
+            </div>
+            <div class="theory-play">
+                <button id="theory-step" on:click=move |_| { playing.set(false); upto.update(|u| *u = (*u + 1).min(total())) }>{move || t().step}</button>
+                <button id="theory-play" on:click=move |_| play()>{move || if playing.get() { t().pause } else { t().play }}</button>
+                <button id="theory-reset" on:click=move |_| { playing.set(false); upto.set(0) }>{move || t().reset}</button>
+                <span id="theory-at" aria-live="polite">{move || (t().at_step)(upto.get(), total())}</span>
+            </div>
+            <p class="error" role="alert">{error}</p>
+            <div class="theory-charts">
+                <figure><div class="chart" id="theory-data" inner_html=chart(spotlight_plots::theory_data)></div>
+                    <figcaption class="says">{said(0)}</figcaption></figure>
+                <figure><div class="chart" id="theory-margins" inner_html=chart(spotlight_plots::theory_margins)></div>
+                    <figcaption class="says">{said(1)}</figcaption></figure>
+                <figure><div class="chart" id="theory-ratio" inner_html=chart(spotlight_plots::theory_ratio)></div>
+                    <figcaption class="says">{said(2)}</figcaption></figure>
+                <figure><div class="chart" id="theory-gamma" inner_html=chart(spotlight_plots::theory_gamma)></div>
+                    <figcaption class="says">{said(3)}</figcaption></figure>
+            </div>
+            <p class="teach ours">{move || t().ours}</p>
+        </details>
+    }
+}
