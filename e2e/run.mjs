@@ -134,8 +134,12 @@ const tests = [
     if ((await at()) !== 'Step 0 of 200') throw new Error('before a step: ' + (await at()));
     await page.click('#theory-step');
     if ((await at()) !== 'Step 1 of 200') throw new Error('after a step: ' + (await at()));
+    await page.evaluate(() => performance.mark('theory-play'));
+    const t0 = Date.now();
     await page.click('#theory-play');
     await page.waitForFunction(() => document.querySelector('#theory-at').textContent === 'Step 200 of 200', null, { timeout: 30000 });
+    const playS = (Date.now() - t0) / 1000;
+    const lt = await page.evaluate(() => window.__longTasks('theory-play'));
     const end = await page.evaluate(() => ({
       charts: [...document.querySelectorAll('#theory-lab .chart')].map((c) => ({ id: c.id, svg: !!c.querySelector('svg'), paths: c.querySelectorAll('path, polyline, circle, rect').length, title: c.querySelector('svg title')?.textContent || '' })),
       says: [...document.querySelectorAll('#theory-lab figcaption')].map((f) => f.textContent),
@@ -143,6 +147,13 @@ const tests = [
     for (const c of end.charts) if (!c.svg || c.paths < 3 || /error/i.test(c.title)) throw new Error('a theory chart: ' + JSON.stringify(c));
     if (end.says.length !== 4 || !/^The outlier's margin now: BN -?\d/.test(end.says[0]) || !/^Fitted the outlier's wrong label — BN: (from step \d+|not yet); no-BN: (from step \d+|not yet)\.$/.test(end.says[1]) || !/steps held the outlier/.test(end.says[2]) || !/^γ now: \d/.test(end.says[3])) throw new Error('sentences: ' + JSON.stringify(end.says));
     await page.locator('#theory-lab').screenshot({ path: path.join(shots, 'theory-lab.png') });
+    // The outlier moved: a new run, other curves.
+    const before = await page.evaluate(() => ({ data: document.querySelector('#theory-data').innerHTML, margins: document.querySelector('#theory-margins').innerHTML }));
+    await page.evaluate(() => { const r = document.querySelector('input[name=theory-outlier-x]'); r.value = '-1.5'; r.dispatchEvent(new Event('change', { bubbles: true })); });
+    await page.click('#theory-play');
+    await page.waitForFunction(() => document.querySelector('#theory-at').textContent === 'Step 200 of 200', null, { timeout: 30000 });
+    const moved = await page.evaluate(() => ({ data: document.querySelector('#theory-data').innerHTML, margins: document.querySelector('#theory-margins').innerHTML }));
+    if (moved.data === before.data || moved.margins === before.margins) throw new Error('moving the outlier changed no curve');
     // Freeze γ: a new run from step 0, whose γ stays 1 to the end.
     await page.click('input[name=theory-freeze]');
     if ((await at()) !== 'Step 0 of 200') throw new Error('a new setting did not restart the run: ' + (await at()));
@@ -157,7 +168,8 @@ const tests = [
     const seen = await only.evaluate(() => ({ lab: !!document.querySelector('#theory-lab'), lenses: document.querySelectorAll('#view-accuracy, #view-gamma').length }));
     if (!seen.lab || seen.lenses) throw new Error('show=theory: ' + JSON.stringify(seen));
     await only.close();
-    return `${end.says[0]} ${end.says[1]} ${end.says[2]} ${end.says[3]} | frozen: ${frozen}`;
+    // Reported, not asserted (speed lives in benchmarks).
+    return `played 199 steps in ${playS.toFixed(1)} s (${(199 / playS).toFixed(0)} steps/s), ${lt.count} long tasks (> 50 ms), longest ${lt.maxMs.toFixed(0)} ms; ${end.says.join(' ')} | frozen: ${frozen}`;
   }],
   ['dark mode follows the system setting: the page, the lenses and the charts turn dark, and back', async () => {
     const page = await open();

@@ -77,6 +77,40 @@ fn GradTable(ui: Ui) -> impl IntoView {
     }
 }
 
+/// The theory lab's bridge to LeNet (`Report::bridge`): per epoch, Π(γ/σ)² against the measured
+/// ratio of one SGD step's self-influence, BN ÷ no-BN. From the report the lenses draw (before the
+/// first run, the one measured earlier).
+#[component]
+fn BridgeTable(ui: Ui) -> impl IntoView {
+    let times =
+        |x: Option<f64>, lang: Lang| x.map_or("–".into(), |x| format!("{}×", lang.num(x, 2)));
+    let rows = move || {
+        let lang = ui.lang.get();
+        let bridge = ui.report.with(|r| r.as_ref().map(Report::bridge)).or_else(|| {
+            let first = ui.runs_started.get() == 0;
+            first.then(|| crate::state::measured_earlier().map(Report::bridge)).flatten()
+        });
+        bridge.map_or_else(Vec::new, |rows| {
+            rows.into_iter()
+                .map(|b| {
+                    vec![
+                        cell(lang.int(b.epoch as u64)),
+                        cell(format!("{}×", lang.num(b.predicted, 1))),
+                        cell(times(b.noisy, lang)),
+                        cell(times(b.clean, lang)),
+                    ]
+                })
+                .collect()
+        })
+    };
+    view! {
+        <table class="numbers" id="bridge-table">
+            <tr>{move || ui.t().lenses.bridge_columns.iter().map(|c| view! { <th>{*c}</th> }).collect_view()}</tr>
+            <KeyedRows rows=Signal::derive(rows) />
+        </table>
+    }
+}
+
 /// How many outliers each model fits, in a sentence (or what the sentence waits for).
 pub fn memorized_sentence(report: Option<&Report>, lang: Lang) -> String {
     let t = &lang.texts().lenses;
@@ -199,6 +233,8 @@ pub fn TrainingViews(ui: Ui) -> impl IntoView {
             <details class="more">
                 <summary>{ui.tr(|t| t.lenses.read)}</summary>
                 <p class="teach">{ui.tr(|t| t.lenses.gamma_teach)}</p>
+                <p class="teach">{ui.tr(|t| t.lenses.bridge_teach)}</p>
+                <BridgeTable ui />
             </details>
         </section>
         </Show>

@@ -254,6 +254,19 @@ impl MechanismSummary {
     }
 }
 
+/// [`Report::bridge`]: at one epoch, the theory lab's comparison in LeNet.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BridgeRow {
+    pub epoch: usize,
+    /// Π over the BN model's BN layers of (median_c γ_c/σ_c with the batch σ)²: what the theorem
+    /// would multiply a step's progress by if each layer's factor applied in turn.
+    pub predicted: f64,
+    /// Median self-influence of one plain-SGD step, BN model ÷ no-BN model, on the noisy probes and
+    /// on the clean ones (`None` unless both medians are positive).
+    pub noisy: Option<f64>,
+    pub clean: Option<f64>,
+}
+
 /// [`Report::memorized`]: per model, how many of the `of` outliers (flipped members, or OOD ones
 /// when `ood`) it fits by their given label, at `epoch` (the earliest latest epoch of the models).
 #[derive(Clone, Debug, PartialEq)]
@@ -456,6 +469,39 @@ pub fn median(values: &[f32]) -> Option<f64> {
 }
 
 impl Report {
+    /// The theory lab's bridge to LeNet, epoch by epoch where the BN and the no-BN model both
+    /// measured: the product over the BN layers of (γ/σ)² against the measured ratio of one SGD
+    /// step's growth of a probe's own margin, BN ÷ no-BN (two trained models: their weights differ,
+    /// not only their BN). Empty without both models or without the mechanism's measures.
+    pub fn bridge(&self) -> Vec<BridgeRow> {
+        let find = |v: Variant| self.runs.iter().find(|r| self.variant(r) == v);
+        let (Some(bn), Some(plain)) = (find(Variant::Bn), find(Variant::Plain)) else {
+            return Vec::new();
+        };
+        let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
+            (Some(a), Some(b)) if a > 0.0 && b > 0.0 => Some(a / b),
+            _ => None,
+        };
+        bn.epochs
+            .iter()
+            .filter(|e| !e.gamma_sigma.is_empty())
+            .filter_map(|e| {
+                let p = plain.epochs.iter().find(|p| p.epoch == e.epoch)?;
+                let (mb, mp) = (e.mechanism.as_ref()?, p.mechanism.as_ref()?);
+                let predicted = e.gamma_sigma.iter().map(|l| l.batch_median.powi(2)).product();
+                let of = |m: &Mechanism, noisy: bool| {
+                    median(if noisy { &m.influence_sgd.noisy } else { &m.influence_sgd.clean })
+                };
+                Some(BridgeRow {
+                    epoch: e.epoch,
+                    predicted,
+                    noisy: ratio(of(mb, true), of(mp, true)),
+                    clean: ratio(of(mb, false), of(mp, false)),
+                })
+            })
+            .collect()
+    }
+
     /// Pretty JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a Report always serializes")
@@ -665,6 +711,36 @@ mod tests {
         // A model that stopped does not hold the others back.
         ahead.runs[1].error = Some(RunError::Other("diverged".into()));
         assert_eq!(ahead.memorized().unwrap().epoch, 4);
+    }
+
+    /// The bridge pairs the BN and the no-BN model epoch by epoch: Π(γ/σ)² from the BN model's
+    /// layers, the influence ratio from both models' probes.
+    #[test]
+    fn the_bridge_compares_the_product_with_the_measured_ratio() {
+        let r: Report =
+            serde_json::from_str(include_str!("../../../results/default-cpu.json")).unwrap();
+        let rows = r.bridge();
+        assert_eq!(rows.len(), r.config.epochs + 1, "epoch 0 and every epoch");
+        let bn = r.runs.iter().find(|x| r.variant(x) == Variant::Bn).unwrap();
+        for (row, e) in rows.iter().zip(&bn.epochs) {
+            assert_eq!(row.epoch, e.epoch);
+            let product: f64 = e.gamma_sigma.iter().map(|l| l.batch_median.powi(2)).product();
+            assert!((row.predicted - product).abs() < 1e-12 * product && product > 0.0);
+            let m = e.mechanism.as_ref().unwrap();
+            let plain = r.runs.iter().find(|x| r.variant(x) == Variant::Plain).unwrap();
+            let pm = plain.epochs[row.epoch].mechanism.as_ref().unwrap();
+            let (a, b) = (median(&m.influence_sgd.noisy), median(&pm.influence_sgd.noisy));
+            match (a, b) {
+                (Some(a), Some(b)) if a > 0.0 && b > 0.0 => {
+                    assert!((row.noisy.unwrap() - a / b).abs() < 1e-12 * a / b);
+                }
+                _ => assert_eq!(row.noisy, None),
+            }
+        }
+        // Without the no-BN model there is nothing to compare with.
+        let mut alone = r.clone();
+        alone.runs.retain(|x| r.variant(x) == Variant::Bn);
+        assert!(alone.bridge().is_empty());
     }
 
     /// The page's lenses before its first run draw `results/default-cpu.json`: a preview of the

@@ -63,6 +63,10 @@ pub struct Lenses {
 
     pub gamma_heading: &'static str,
     pub gamma_teach: &'static str,
+    /// The bridge from the theory lab to LeNet (`Report::bridge`), under the γ/σ chart: what it
+    /// compares, and its table's columns.
+    pub bridge_teach: &'static str,
+    pub bridge_columns: [&'static str; 4],
 
     pub attack_heading: &'static str,
     /// In place of the ROC until LiRA has run.
@@ -131,6 +135,15 @@ pub const EN: Lenses = Lenses {
         "clean: one step's push (median, last epoch)",
         "noisy ÷ clean",
         "scale-free gradient: noisy above clean (AUC)",
+    ],
+    bridge_teach: "The theory lab's question in LeNet: if each BN layer multiplied a step's progress by its (γ/σ)², one \
+        step would move a sample's own margin Π(γ/σ)² times as far with BN. Measured: one plain-SGD step's self-influence, \
+        BN model ÷ no-BN model (two trained models, so their weights differ too), on the noisy and the clean probes.",
+    bridge_columns: [
+        "epoch",
+        "Π (γ/σ)², BN layers (median γ/σ each)",
+        "measured BN ÷ no-BN, noisy",
+        "measured BN ÷ no-BN, clean",
     ],
     gamma_heading: "The amplifier: γ/σ per BN layer",
     gamma_teach: "BN divides each channel by the batch's standard deviation σ and multiplies it by a learned scale γ. The paper \
@@ -224,6 +237,16 @@ pub const ES: Lenses = Lenses {
         "limpias: empuje de un paso (mediana, última época)",
         "ruidosas ÷ limpias",
         "gradiente sin escala: ruidosas por encima de limpias (AUC)",
+    ],
+    bridge_teach: "La pregunta del laboratorio de teoría en LeNet: si cada capa BN multiplicara el avance de un paso por su \
+        (γ/σ)², un paso movería el margen propio de una muestra Π(γ/σ)² veces más con BN. Medido: la autoinfluencia de un \
+        paso de SGD simple, modelo con BN ÷ modelo sin BN (dos modelos entrenados: también difieren sus pesos), en las \
+        sondas ruidosas y en las limpias.",
+    bridge_columns: [
+        "época",
+        "Π (γ/σ)², capas BN (mediana de γ/σ en cada una)",
+        "medido con BN ÷ sin BN, ruidosas",
+        "medido con BN ÷ sin BN, limpias",
     ],
     gamma_heading: "El amplificador: γ/σ por capa BN",
     gamma_teach: "BN divide cada canal por la desviación estándar σ del lote y lo multiplica por una escala aprendida γ. El \
@@ -319,6 +342,16 @@ pub const PT: Lenses = Lenses {
         "limpas: empurrão de um passo (mediana, última época)",
         "ruidosas ÷ limpas",
         "gradiente sem escala: ruidosas acima das limpas (AUC)",
+    ],
+    bridge_teach: "A pergunta do laboratório de teoria na LeNet: se cada camada BN multiplicasse o avanço de um passo pelo seu \
+        (γ/σ)², um passo moveria a margem própria de uma amostra Π(γ/σ)² vezes mais com BN. Medido: a autoinfluência de um \
+        passo de SGD simples, modelo com BN ÷ modelo sem BN (dois modelos treinados: os pesos também diferem), nas sondas \
+        ruidosas e nas limpas.",
+    bridge_columns: [
+        "época",
+        "Π (γ/σ)², camadas BN (mediana de γ/σ em cada)",
+        "medido com BN ÷ sem BN, ruidosas",
+        "medido com BN ÷ sem BN, limpas",
     ],
     gamma_heading: "O amplificador: γ/σ por camada BN",
     gamma_teach: "A BN divide cada canal pelo desvio padrão σ do lote e o multiplica por uma escala aprendida γ. O artigo \
