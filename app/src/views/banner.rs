@@ -54,8 +54,10 @@ pub fn Banner(ui: Ui) -> impl IntoView {
         move || if ui.backend.get().is_some_and(|b| b.gpu) { "banner gpu" } else { "banner cpu" };
     // `data-chosen` once the backend is known (the browser tests wait for it, in any language).
     let chosen = move || ui.backend.get().map(|b| if b.gpu { "webgpu" } else { "cpu" });
+    // The estimate unrounded, in seconds, for the tests and `e2e/estimate.mjs`.
+    let estimate_s = move || estimate(ui).map(|s| format!("{s:.2}"));
     view! {
-        <div id="backend-banner" class=class data-chosen=chosen>
+        <div id="backend-banner" class=class data-chosen=chosen data-estimate-s=estimate_s>
             {text}
             <Show when=move || why().is_some()>
                 <details class="why"><summary>{ui.tr(|t| t.status.banner.why)}</summary>{why}</details>

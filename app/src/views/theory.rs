@@ -39,6 +39,23 @@ pub fn open() {
     }
 }
 
+/// Where a click on the data chart falls in the plane (its SVG's `data-frame`), rounded to the
+/// sliders' step and kept in their range.
+fn clicked(ev: &leptos::ev::MouseEvent) -> Option<(f64, f64)> {
+    use wasm_bindgen::JsCast;
+    let div = ev.current_target()?.dyn_into::<web_sys::Element>().ok()?;
+    let svg = div.query_selector("svg").ok()??;
+    let frame = svg.get_attribute("data-frame")?;
+    let width: f64 = svg.get_attribute("viewBox")?.split_whitespace().nth(2)?.parse().ok()?;
+    let rect = svg.get_bounding_client_rect();
+    let scale = rect.width() / width;
+    let px = (f64::from(ev.client_x()) - rect.left()) / scale;
+    let py = (f64::from(ev.client_y()) - rect.top()) / scale;
+    let (x, y) = spotlight_plots::theory_point(&frame, px, py)?;
+    let snap = |v: f64, lim: f64| ((v / 0.05).round() * 0.05).clamp(-lim, lim);
+    Some((snap(x, 2.0), snap(y, 1.5)))
+}
+
 /// The number `x` with `d` decimals in `lang`, or a dash.
 fn num(x: Option<f64>, d: usize, lang: Lang) -> String {
     x.map_or_else(|| "—".into(), |v| lang.num(v, d))
@@ -209,7 +226,9 @@ pub fn TheoryLab(ui: Ui) -> impl IntoView {
             </div>
             <p class="error" role="alert">{error}</p>
             <div class="theory-charts">
-                <figure><div class="chart" id="theory-data" inner_html=chart(spotlight_plots::theory_data)></div>
+                // A click on the plane places the outlier there (the sliders do the same by keyboard).
+                <figure><div class="chart place" id="theory-data" inner_html=chart(spotlight_plots::theory_data)
+                    on:click=move |ev| if let Some((x, y)) = clicked(&ev) { set(&|c| { c.outlier_x = x; c.outlier_y = y; }) }></div>
                     <figcaption class="says">{said(0)}</figcaption></figure>
                 <figure><div class="chart" id="theory-margins" inner_html=chart(spotlight_plots::theory_margins)></div>
                     <figcaption class="says">{said(1)}</figcaption></figure>

@@ -73,8 +73,8 @@ pub const EN: Theory = Theory {
     teach: "The paper's analysis model, small enough to see: one linear filter h = w·x, then BatchNorm (γ·(h − μ)/σ + β, \
             with the batch's mean μ and standard deviation σ) or nothing, then a linear classifier. Two classes of points, and \
             one outlier carrying the other class's label. Both models start from the same weights and see the same batches. \
-            The theorem: in one step of gradient descent, BN multiplies the outlier's progress by (γ/σ)². Move the outlier, \
-            change the step, freeze γ — and check the theorem against what is measured.",
+            The theorem: in one step of gradient descent, BN multiplies the outlier's progress by (γ/σ)². Click the plane to \
+            move the outlier, change the step, freeze γ — and check the theorem against what is measured.",
     ours: "Our choices (only the paper's abstract is public): extra coordinates of small per-sample noise, so that a \
            linear model can fit one odd point through its own quirks, as a large network fits a pixel pattern; read-outs \
            with the statistics of the whole training set; “measured” is BN's own step on w against the same step without \
@@ -139,7 +139,7 @@ pub const ES: Theory = Theory {
             (γ·(h − μ)/σ + β, con la media μ y la desviación típica σ del lote) o nada, y después un clasificador lineal. Dos \
             clases de puntos y un atípico con la etiqueta de la otra clase. Ambos modelos parten de los mismos pesos y ven \
             los mismos lotes. El teorema: en un paso de descenso de gradiente, BN multiplica el avance del atípico por \
-            (γ/σ)². Mueve el atípico, cambia el paso, congela γ — y contrasta el teorema con lo que se mide.",
+            (γ/σ)². Haz clic en el plano para mover el atípico, cambia el paso, congela γ — y contrasta el teorema con lo que se mide.",
     ours: "Decisiones nuestras (solo el resumen del artículo es público): coordenadas extra de ruido pequeño por muestra, \
            para que un modelo lineal pueda ajustar un punto raro por sus propias peculiaridades, como una red grande ajusta \
            un patrón de píxeles; lecturas con las estadísticas de todo el conjunto de entrenamiento; lo “medido” es el paso \
@@ -207,7 +207,7 @@ pub const PT: Theory = Theory {
             (γ·(h − μ)/σ + β, com a média μ e o desvio padrão σ do lote) ou nada, e então um classificador linear. Duas \
             classes de pontos e um atípico com o rótulo da outra classe. Os dois modelos partem dos mesmos pesos e veem os \
             mesmos lotes. O teorema: num passo de descida de gradiente, a BN multiplica o avanço do atípico por (γ/σ)². \
-            Mova o atípico, mude o passo, congele γ — e confira o teorema com o que é medido.",
+            Clique no plano para mover o atípico, mude o passo, congele γ — e confira o teorema com o que é medido.",
     ours: "Escolhas nossas (só o resumo do artigo é público): coordenadas extras de ruído pequeno por amostra, para que \
            um modelo linear possa ajustar um ponto estranho por suas próprias peculiaridades, como uma rede grande ajusta \
            um padrão de pixels; leituras com as estatísticas de todo o conjunto de treino; o “medido” é o passo da BN em w \

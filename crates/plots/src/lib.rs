@@ -9,7 +9,7 @@ mod theory;
 /// The charts' language (every public chart function takes one, last).
 pub use spotlight_i18n::Lang;
 pub use svg::text_size;
-pub use theory::{theory_data, theory_gamma, theory_margins, theory_ratio};
+pub use theory::{theory_data, theory_gamma, theory_margins, theory_point, theory_ratio};
 
 use legend::{Legend, Mark};
 use plotters::coord::Shift;

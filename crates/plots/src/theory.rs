@@ -31,10 +31,22 @@ pub fn theory_data(report: &TheoryReport, upto: usize, lang: Lang) -> String {
         now.bn.as_ref().map(|b| num(b.outlier_margin)).as_deref(),
     );
     let desc = sentences([(t.at_step)(upto, report.steps.len()), says]);
-    chart(340, t.data_title, &desc, lang, |root| {
+    let frame = std::cell::Cell::new(None);
+    let svg = chart(340, t.data_title, &desc, lang, |root| {
         let pts = &report.points;
         let (xr, yr) = (span(pts.iter().map(|p| p.x), 0.08), span(pts.iter().map(|p| p.y), 0.08));
         let mut chart = build(root).build_cartesian_2d(xr.0..xr.1, yr.0..yr.1).map_err(err)?;
+        let (a, b) = (chart.backend_coord(&(xr.0, yr.0)), chart.backend_coord(&(xr.1, yr.1)));
+        frame.set(Some([
+            xr.0,
+            yr.0,
+            f64::from(a.0),
+            f64::from(a.1),
+            xr.1,
+            yr.1,
+            f64::from(b.0),
+            f64::from(b.1),
+        ]));
         mesh(&mut chart)
             .x_labels(5)
             .y_labels(5)
@@ -70,7 +82,26 @@ pub fn theory_data(report: &TheoryReport, upto: usize, lang: Lang) -> String {
             keys.add(model_name(variant, lang), Mark::Line(style, dash));
         }
         Ok(keys)
-    })
+    });
+    // Where the plane lies in the SVG's own units, for a page that places the outlier by a click:
+    // `data-frame="x0 y0 px0 py0 x1 y1 px1 py1"`, two corners in data and in SVG coordinates.
+    match frame.get() {
+        Some(f) => {
+            let f: Vec<String> = f.iter().map(f64::to_string).collect();
+            svg.replacen("<svg", &format!("<svg data-frame=\"{}\"", f.join(" ")), 1)
+        }
+        None => svg,
+    }
+}
+
+/// The point of the plane at `(px, py)` in a data chart's SVG units, from its `data-frame`
+/// ([`theory_data`]); `None` if the frame does not read.
+pub fn theory_point(frame: &str, px: f64, py: f64) -> Option<(f64, f64)> {
+    let f: Vec<f64> = frame.split_whitespace().map(str::parse).collect::<Result<_, _>>().ok()?;
+    let [x0, y0, px0, py0, x1, y1, px1, py1] = f.as_slice().try_into().ok()?;
+    let along = |v: f64, p0: f64, p1: f64, d0: f64, d1: f64| d0 + (v - p0) * (d1 - d0) / (p1 - p0);
+    let (x, y) = (along(px, px0, px1, x0, x1), along(py, py0, py1, y0, y1));
+    (x.is_finite() && y.is_finite()).then_some((x, y))
 }
 
 /// The outlier's margin over steps 0..=`upto`, BN and no-BN, beside the twin run's (the outlier
@@ -584,6 +615,21 @@ mod tests {
         }
         let d = desc(&svg);
         assert!(d.contains("BN") && d.contains("no-BN"), "{d}");
+    }
+
+    #[test]
+    fn a_click_on_the_data_chart_reads_back_as_its_point() {
+        let r = report(TheoryConfig::default());
+        let svg = theory_data(&r, 0, Lang::En);
+        let frame = svg.split("data-frame=\"").nth(1).unwrap().split('"').next().unwrap();
+        let f: Vec<f64> = frame.split(' ').map(|v| v.parse().unwrap()).collect();
+        // The corners read back as themselves, the middle as the middle.
+        assert_eq!(theory_point(frame, f[2], f[3]), Some((f[0], f[1])));
+        let (x, y) = theory_point(frame, (f[2] + f[6]) / 2.0, (f[3] + f[7]) / 2.0).unwrap();
+        assert!((x - (f[0] + f[4]) / 2.0).abs() < 1e-9 && (y - (f[1] + f[5]) / 2.0).abs() < 1e-9);
+        // Up in the SVG is up in the plane.
+        assert!(f[7] < f[3] && f[5] > f[1]);
+        assert_eq!(theory_point("1 2 3", 0.0, 0.0), None);
     }
 
     #[test]
