@@ -25,7 +25,7 @@ try {
   for (let k = 1; k <= runs; k++) {
     await page.waitForSelector('#backend-banner[data-estimate-s]', { timeout: 10000 });
     const estimate = +(await page.getAttribute('#backend-banner', 'data-estimate-s'));
-    const said = (await page.textContent('#backend-banner')).replace(/.*— /, '');
+    const said = (await page.textContent('#backend-banner')).replace(/.*— /, '').replace(/ here.*/, ' here');
     const t0 = Date.now();
     await page.click('#run');
     await page.waitForFunction(() => /^Done in/.test(document.querySelector('#progress-status')?.textContent || ''), null, { timeout: 3600000, polling: 500 });
