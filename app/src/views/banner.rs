@@ -8,8 +8,6 @@ use spotlight_i18n::status::About;
 use crate::state::{Activity, Ui};
 use crate::{backend, pool};
 
-/// Which backend the page trains on and where the models train; why it is not WebGPU, one click
-/// away (the technical reason folded under the plain line).
 /// The seconds a run with the page's settings would take on the CPU, at the pace this machine
 /// showed (its rehearsal, or its last run); `None` before it has shown one.
 fn estimate(ui: Ui) -> Option<f64> {
@@ -19,6 +17,9 @@ fn estimate(ui: Ui) -> Option<f64> {
     })
 }
 
+/// Which backend the page trains on and where the models train; why it is not WebGPU, one click
+/// away (the technical reason folded under the plain line); before a run on the CPU, how long one
+/// takes here.
 #[component]
 pub fn Banner(ui: Ui) -> impl IntoView {
     let text = move || {
@@ -55,7 +56,7 @@ pub fn Banner(ui: Ui) -> impl IntoView {
     // `data-chosen` once the backend is known (the browser tests wait for it, in any language).
     let chosen = move || ui.backend.get().map(|b| if b.gpu { "webgpu" } else { "cpu" });
     // The estimate unrounded, in seconds, for the tests and `e2e/estimate.mjs`.
-    let estimate_s = move || estimate(ui).map(|s| format!("{s:.2}"));
+    let estimate_s = move || estimate(ui).map(|s| s.to_string());
     view! {
         <div id="backend-banner" class=class data-chosen=chosen data-estimate-s=estimate_s>
             {text}

@@ -56,54 +56,6 @@ fn clicked(ev: &leptos::ev::MouseEvent) -> Option<(f64, f64)> {
     Some((snap(x, 2.0), snap(y, 1.5)))
 }
 
-/// The number `x` with `d` decimals in `lang`, or a dash.
-fn num(x: Option<f64>, d: usize, lang: Lang) -> String {
-    x.map_or_else(|| "—".into(), |v| lang.num(v, d))
-}
-
-/// The sentences under the charts at `upto` steps.
-fn sentences(r: &TheoryReport, upto: usize, lang: Lang) -> [String; 4] {
-    let t = &lang.texts().theory;
-    let at = upto.min(r.steps.len());
-    let snap = if at == 0 { &r.initial } else { &r.steps[at - 1].after };
-    let data = (t.data_says)(
-        &lang.num(snap.plain.outlier_margin, 2),
-        snap.bn.as_ref().map(|b| lang.num(b.outlier_margin, 2)).as_deref(),
-    );
-    // The step from which on a model fits the outlier, among the steps shown.
-    let fitted = |m: &dyn Fn(usize) -> Option<f64>| {
-        let last_bad = (1..=at).rev().find(|&s| m(s).is_some_and(|v| v <= 0.0));
-        match (at, last_bad) {
-            (0, _) => None,
-            (_, Some(s)) if s == at => None,
-            (_, Some(s)) => Some(s + 1),
-            (_, None) => Some(1),
-        }
-    };
-    let bn_fit = fitted(&|s| r.steps[s - 1].after.bn.as_ref().map(|b| b.outlier_margin));
-    let plain_fit = fitted(&|s| Some(r.steps[s - 1].after.plain.outlier_margin));
-    let margins = (t.margin_says)(bn_fit, plain_fit);
-    let shown = &r.steps[..at];
-    let pairs: Vec<(f64, f64)> =
-        shown.iter().filter_map(|s| Some((s.predicted?, s.ratio_same_g?))).collect();
-    let mut over: Vec<f64> = pairs.iter().map(|(p, m)| m / p).collect();
-    over.sort_by(f64::total_cmp);
-    let median = (!over.is_empty()).then(|| over[over.len() / 2]);
-    let ratio = (t.ratio_says)(
-        pairs.len(),
-        &num(median, 2, lang),
-        pairs.iter().filter(|(_, m)| *m <= 0.0).count(),
-    );
-    let gamma = match snap.gamma {
-        Some(g) => (t.gamma_says)(
-            &lang.num(g, 3),
-            &num(if at == 0 { Some(1.0) } else { r.twin_gamma.get(at - 1).copied() }, 3, lang),
-        ),
-        None => t.no_bn.to_string(),
-    };
-    [data, margins, ratio, gamma]
-}
-
 #[component]
 pub fn TheoryLab(ui: Ui) -> impl IntoView {
     let config = RwSignal::new(TheoryConfig::default());
@@ -119,20 +71,29 @@ pub fn TheoryLab(ui: Ui) -> impl IntoView {
         upto.set(0);
         playing.set(false);
     });
+    // Each Play starts a loop of its own generation; a loop whose generation is not the latest
+    // ends (a Pause and a Play within one frame would otherwise leave two loops stepping).
+    let generation = StoredValue::new(0u64);
+    let total_now = move || report.with_untracked(|r| r.as_ref().map_or(0, |r| r.steps.len()));
     let play = move || {
         if playing.get_untracked() {
             return playing.set(false);
         }
-        if upto.get_untracked() >= total() {
+        if upto.get_untracked() >= total_now() {
             upto.set(0);
         }
+        generation.update_value(|g| *g += 1);
+        let mine = generation.get_value();
         playing.set(true);
         leptos::task::spawn_local(async move {
-            while playing.get_untracked() && upto.get_untracked() < total() {
-                upto.update(|u| *u = (*u + PLAY_STRIDE).min(total()));
+            let current = move || generation.try_get_value() == Some(mine);
+            while current() && playing.get_untracked() && upto.get_untracked() < total_now() {
+                upto.update(|u| *u = (*u + PLAY_STRIDE).min(total_now()));
                 web::sleep_ms(PLAY_FRAME_MS).await;
             }
-            playing.set(false);
+            if current() {
+                playing.set(false);
+            }
         });
     };
     let set = move |f: &dyn Fn(&mut TheoryConfig)| config.update(|c| f(c));
@@ -149,8 +110,10 @@ pub fn TheoryLab(ui: Ui) -> impl IntoView {
     let said = move |k: usize| {
         move || {
             let (at, lang) = (upto.get(), ui.lang.get());
-            report
-                .with(|r| r.as_ref().map(|r| sentences(r, at, lang)[k].clone()).unwrap_or_default())
+            report.with(|r| {
+                let said = r.as_ref().map(|r| spotlight_plots::theory_sentences(r, at, lang));
+                said.map(|mut s| std::mem::take(&mut s[k])).unwrap_or_default()
+            })
         }
     };
     let error = move || {
@@ -194,8 +157,11 @@ pub fn TheoryLab(ui: Ui) -> impl IntoView {
                         on:change=move |ev| if let Ok(lr) = event_target_value(&ev).parse() { set(&|c| c.lr = lr) }>
                         {move || {
                             let lang = ui.lang.get();
+                            // Each option says whether it is the one: the menu's value alone could be set
+                            // before its new options exist (switching optimizer changes both).
                             rates(config.with(|c| c.optimizer)).iter().map(|&r| {
-                                view! { <option value=r.to_string()>{lang.plain(r)}</option> }
+                                let chosen = move || config.with(|c| c.lr == r);
+                                view! { <option value=r.to_string() selected=chosen>{lang.plain(r)}</option> }
                             }).collect_view()
                         }}
                     </select>

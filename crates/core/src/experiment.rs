@@ -222,7 +222,8 @@ pub fn attack_report(
                     non.iter().filter(|&&s| s < online[c]).count() as f64 / non.len() as f64
                 })
             },
-            member_rank: Some(1 + members.iter().filter(|&&i| online[i] > online[c]).count()),
+            // Its place in the same sorted list the gallery shows (ties as the gallery has them).
+            member_rank: members.iter().position(|&i| i == c).map(|p| p + 1),
         }
     });
     Ok(AttackReport {

@@ -190,12 +190,19 @@ impl Lang {
     /// [`Lang::plain`]. In Spanish and Portuguese a comma is the decimal point and dots group
     /// thousands; a text with dots and no comma reads its one dot as a decimal point (many type
     /// it so), several dots as groups — so a whole number grouped by one dot ("30.000") reads as
-    /// 30: the page uses this for real numbers only. In English commas group. Spaces are dropped;
-    /// anything else is left for the reader to refuse.
+    /// 30: the page uses this for real numbers only. In English commas group thousands (any other
+    /// comma is kept, so "0,01" is refused). Spaces are dropped; anything else is left for the
+    /// reader to refuse.
     pub fn typed_number(self, text: &str) -> String {
         let t: String = text.chars().filter(|c| !c.is_whitespace()).collect();
         match self {
-            Self::En => t.replace(',', ""),
+            // Commas group thousands: each followed by exactly three digits ("1,234.5"); any
+            // other comma ("0,01") is left for the reader to refuse, never read as another number.
+            Self::En => {
+                let whole = t.split('.').next().unwrap_or("");
+                let grouped = whole.split(',').skip(1).all(|g| g.len() == 3);
+                if grouped { t.replace(',', "") } else { t }
+            }
             Self::Es | Self::Pt if t.contains(',') => t.replace('.', "").replace(',', "."),
             Self::Es | Self::Pt if t.matches('.').count() > 1 => t.replace('.', ""),
             Self::Es | Self::Pt => t,
@@ -235,6 +242,7 @@ mod tests {
         assert_eq!(Lang::Pt.typed_number("1.234.567"), "1234567");
         assert_eq!(Lang::En.typed_number("1,234.5"), "1234.5");
         assert_eq!(Lang::En.typed_number("abc"), "abc", "left for the reader to refuse");
+        assert_eq!(Lang::En.typed_number("0,01"), "0,01", "not a group: refused, not read as 1");
     }
 
     use super::*;

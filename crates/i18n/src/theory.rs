@@ -54,9 +54,10 @@ pub struct Theory {
     /// margin per model (`plain`, then `bn` if trained) at the step shown.
     #[serde(skip)]
     pub data_says: fn(&str, Option<&str>) -> String,
-    /// The margins: the step each model fitted the outlier from (`None`: not fitted).
+    /// The margins: the step each model fitted the outlier from (`None`: not fitted), BN's `None`
+    /// when the run has no BN model.
     #[serde(skip)]
-    pub margin_says: fn(Option<usize>, Option<usize>) -> String,
+    pub margin_says: fn(Option<Option<usize>>, Option<usize>) -> String,
     /// The scatter: measured steps, the median of measured ÷ predicted, and how many measured
     /// ratios were ≤ 0 (not drawn on log axes).
     #[serde(skip)]
@@ -74,7 +75,7 @@ pub const EN: Theory = Theory {
             with the batch's mean μ and standard deviation σ) or nothing, then a linear classifier. Two classes of points, and \
             one outlier carrying the other class's label. Both models start from the same weights and see the same batches. \
             The theorem: in one step of gradient descent, BN multiplies the outlier's progress by (γ/σ)². Click the plane to \
-            move the outlier, change the step, freeze γ — and check the theorem against what is measured.",
+            move the outlier, change the learning rate, freeze γ — and check the theorem against what is measured.",
     ours: "Our choices (only the paper's abstract is public): extra coordinates of small per-sample noise, so that a \
            linear model can fit one odd point through its own quirks, as a large network fits a pixel pattern; read-outs \
            with the statistics of the whole training set; “measured” is BN's own step on w against the same step without \
@@ -119,7 +120,12 @@ pub const EN: Theory = Theory {
         let at = |s: Option<usize>| {
             s.map_or_else(|| "not yet".to_string(), |s| format!("from step {s}"))
         };
-        format!("Fitted the outlier's wrong label — BN: {}; no-BN: {}.", at(bn), at(plain))
+        match bn {
+            Some(bn) => {
+                format!("Fitted the outlier's wrong label — BN: {}; no-BN: {}.", at(bn), at(plain))
+            }
+            None => format!("Fitted the outlier's wrong label — no-BN: {}.", at(plain)),
+        }
     },
     ratio_says: |n, median, non_positive| {
         format!(
@@ -139,7 +145,7 @@ pub const ES: Theory = Theory {
             (γ·(h − μ)/σ + β, con la media μ y la desviación típica σ del lote) o nada, y después un clasificador lineal. Dos \
             clases de puntos y un atípico con la etiqueta de la otra clase. Ambos modelos parten de los mismos pesos y ven \
             los mismos lotes. El teorema: en un paso de descenso de gradiente, BN multiplica el avance del atípico por \
-            (γ/σ)². Haz clic en el plano para mover el atípico, cambia el paso, congela γ — y contrasta el teorema con lo que se mide.",
+            (γ/σ)². Haz clic en el plano para mover el atípico, cambia la tasa de aprendizaje, congela γ — y contrasta el teorema con lo que se mide.",
     ours: "Decisiones nuestras (solo el resumen del artículo es público): coordenadas extra de ruido pequeño por muestra, \
            para que un modelo lineal pueda ajustar un punto raro por sus propias peculiaridades, como una red grande ajusta \
            un patrón de píxeles; lecturas con las estadísticas de todo el conjunto de entrenamiento; lo “medido” es el paso \
@@ -147,7 +153,7 @@ pub const ES: Theory = Theory {
            cabeza de BN.",
     open: "Abre el laboratorio de teoría: (γ/σ)² en un modelo tan pequeño que se ve",
     outlier_x: "Atípico: a lo largo del eje de las clases",
-    outlier_y: "Atípico: de través",
+    outlier_y: "Atípico: perpendicular al eje",
     learning_rate: "Tasa de aprendizaje",
     batch_size: "Tamaño de lote",
     optimizer: "Optimizador",
@@ -187,7 +193,14 @@ pub const ES: Theory = Theory {
         let at = |s: Option<usize>| {
             s.map_or_else(|| "aún no".to_string(), |s| format!("desde el paso {s}"))
         };
-        format!("Etiqueta errónea del atípico ajustada — BN: {}; sin BN: {}.", at(bn), at(plain))
+        match bn {
+            Some(bn) => format!(
+                "Etiqueta errónea del atípico ajustada — BN: {}; sin BN: {}.",
+                at(bn),
+                at(plain)
+            ),
+            None => format!("Etiqueta errónea del atípico ajustada — sin BN: {}.", at(plain)),
+        }
     },
     ratio_says: |n, median, non_positive| {
         format!(
@@ -207,14 +220,14 @@ pub const PT: Theory = Theory {
             (γ·(h − μ)/σ + β, com a média μ e o desvio padrão σ do lote) ou nada, e então um classificador linear. Duas \
             classes de pontos e um atípico com o rótulo da outra classe. Os dois modelos partem dos mesmos pesos e veem os \
             mesmos lotes. O teorema: num passo de descida de gradiente, a BN multiplica o avanço do atípico por (γ/σ)². \
-            Clique no plano para mover o atípico, mude o passo, congele γ — e confira o teorema com o que é medido.",
+            Clique no plano para mover o atípico, mude a taxa de aprendizado, congele γ — e confira o teorema com o que é medido.",
     ours: "Escolhas nossas (só o resumo do artigo é público): coordenadas extras de ruído pequeno por amostra, para que \
            um modelo linear possa ajustar um ponto estranho por suas próprias peculiaridades, como uma rede grande ajusta \
            um padrão de pixels; leituras com as estatísticas de todo o conjunto de treino; o “medido” é o passo da BN em w \
            contra o mesmo passo sem (γ/σ)² — a parametrização simples com os erros por amostra e a cabeça da BN.",
     open: "Abra o laboratório de teoria: (γ/σ)² num modelo tão pequeno que se vê",
     outlier_x: "Atípico: ao longo do eixo das classes",
-    outlier_y: "Atípico: de través",
+    outlier_y: "Atípico: transversal ao eixo",
     learning_rate: "Taxa de aprendizado",
     batch_size: "Tamanho do lote",
     optimizer: "Otimizador",
@@ -254,7 +267,14 @@ pub const PT: Theory = Theory {
         let at = |s: Option<usize>| {
             s.map_or_else(|| "ainda não".to_string(), |s| format!("desde o passo {s}"))
         };
-        format!("Rótulo errado do atípico ajustado — BN: {}; sem BN: {}.", at(bn), at(plain))
+        match bn {
+            Some(bn) => format!(
+                "Rótulo errado do atípico ajustado — BN: {}; sem BN: {}.",
+                at(bn),
+                at(plain)
+            ),
+            None => format!("Rótulo errado do atípico ajustado — sem BN: {}.", at(plain)),
+        }
     },
     ratio_says: |n, median, non_positive| {
         format!(

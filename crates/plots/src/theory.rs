@@ -20,16 +20,45 @@ use super::{
 const POS_COLOR: RGBColor = RGBColor(60, 60, 60);
 const NEG_COLOR: RGBColor = RGBColor(130, 130, 130);
 
+/// What each chart shows at `upto`, in one sentence — the data (the outlier's margins), the
+/// margins (the step each model fitted it from), the ratio (the measured factor over the predicted,
+/// in the median) and γ (with and without the outlier) — as the page writes under the charts and
+/// each chart's text alternative says after "Step k of N".
+pub fn theory_sentences(report: &TheoryReport, upto: usize, lang: Lang) -> [String; 4] {
+    let (t, upto) = (texts(lang), upto.min(report.steps.len()));
+    let now = snapshot(report, upto);
+    let num = |m: f64| describe::num(m, lang);
+    let data = (t.data_says)(
+        &num(now.plain.outlier_margin),
+        now.bn.as_ref().map(|b| num(b.outlier_margin)).as_deref(),
+    );
+    let fitted = |v: Variant| {
+        fitted_from(report, upto, |s: &Snapshot| state(s, v).map(|m| m.outlier_margin))
+    };
+    let bn = has_bn(report);
+    let margins = (t.margin_says)(bn.then(|| fitted(Variant::Bn)), fitted(Variant::Plain));
+    if !bn {
+        return [data, margins, t.no_bn.into(), t.no_bn.into()];
+    }
+    let n = report.steps[..upto].iter().filter(|s| s.predicted.is_some()).count();
+    let same_g = ratio_points(report, upto, Ratio::SameG);
+    let med = median(same_g.iter().map(|&(_, x, y)| y / x).collect())
+        .map_or(lang.texts().charts.not_available.into(), num);
+    let ratio = (t.ratio_says)(n, &med, same_g.iter().filter(|p| p.2 <= 0.0).count());
+    // Before the first step the twin is the run itself (the same initialization).
+    let with = now.gamma.unwrap_or(f64::NAN);
+    let without =
+        if upto == 0 { with } else { report.twin_gamma.get(upto - 1).copied().unwrap_or(f64::NAN) };
+    let gamma = (t.gamma_says)(&num(with), &num(without));
+    [data, margins, ratio, gamma]
+}
+
 /// The data in the signal plane, the outlier ringed, and each model's boundary after step `upto`
 /// (BN solid vermillion, no-BN dashed blue), clipped to the points' range.
 pub fn theory_data(report: &TheoryReport, upto: usize, lang: Lang) -> String {
     let (t, upto) = (texts(lang), upto.min(report.steps.len()));
     let now = snapshot(report, upto);
-    let num = |m: f64| describe::num(m, lang);
-    let says = (t.data_says)(
-        &num(now.plain.outlier_margin),
-        now.bn.as_ref().map(|b| num(b.outlier_margin)).as_deref(),
-    );
+    let [says, ..] = theory_sentences(report, upto, lang);
     let desc = sentences([(t.at_step)(upto, report.steps.len()), says]);
     let frame = std::cell::Cell::new(None);
     let svg = chart(340, t.data_title, &desc, lang, |root| {
@@ -95,10 +124,15 @@ pub fn theory_data(report: &TheoryReport, upto: usize, lang: Lang) -> String {
 }
 
 /// The point of the plane at `(px, py)` in a data chart's SVG units, from its `data-frame`
-/// ([`theory_data`]); `None` if the frame does not read.
+/// ([`theory_data`]); `None` outside the plotting frame (a title, a key) or if the frame does not
+/// read.
 pub fn theory_point(frame: &str, px: f64, py: f64) -> Option<(f64, f64)> {
     let f: Vec<f64> = frame.split_whitespace().map(str::parse).collect::<Result<_, _>>().ok()?;
     let [x0, y0, px0, py0, x1, y1, px1, py1] = f.as_slice().try_into().ok()?;
+    let inside = |v: f64, a: f64, b: f64| v >= a.min(b) && v <= a.max(b);
+    if !(inside(px, px0, px1) && inside(py, py0, py1)) {
+        return None;
+    }
     let along = |v: f64, p0: f64, p1: f64, d0: f64, d1: f64| d0 + (v - p0) * (d1 - d0) / (p1 - p0);
     let (x, y) = (along(px, px0, px1, x0, x1), along(py, py0, py1, y0, y1));
     (x.is_finite() && y.is_finite()).then_some((x, y))
@@ -109,7 +143,7 @@ pub fn theory_point(frame: &str, px: f64, py: f64) -> Option<(f64, f64)> {
 pub fn theory_margins(report: &TheoryReport, upto: usize, lang: Lang) -> String {
     let (t, n) = (texts(lang), report.steps.len());
     let upto = upto.min(n);
-    let (mut lines, mut all, mut fitted) = (Vec::new(), vec![0.0], Vec::new());
+    let (mut lines, mut all) = (Vec::new(), vec![0.0]);
     for (variant, twin) in
         [(Variant::Bn, &report.twin_margin_bn), (Variant::Plain, &report.twin_margin_plain)]
     {
@@ -120,7 +154,6 @@ pub fn theory_margins(report: &TheoryReport, upto: usize, lang: Lang) -> String 
             continue;
         }
         all.extend(whole.iter().map(|p| p.1).chain(twin.iter().copied()));
-        fitted.push(fitted_from(report, upto, margin));
         let ((color, dash), name) = (look(variant), model_name(variant, lang));
         lines.push(Line {
             label: format!("{name}, {}", t.with_outlier),
@@ -137,10 +170,8 @@ pub fn theory_margins(report: &TheoryReport, upto: usize, lang: Lang) -> String 
             points: twin_steps(twin, upto),
         });
     }
-    let mut desc = vec![(t.at_step)(upto, n)];
-    if let [bn, plain] = fitted[..] {
-        desc.push((t.margin_says)(bn, plain));
-    }
+    let [_, says, ..] = theory_sentences(report, upto, lang);
+    let mut desc = vec![(t.at_step)(upto, n), says];
     desc.extend(lines.iter().map(|l| last_said(l, lang)));
     let y = span(all.into_iter(), 0.08);
     step_chart(t.margin_title, t.margin_axis, &sentences(desc), n, y, &lines, Some(0.0), lang)
@@ -168,15 +199,9 @@ pub fn theory_ratio(report: &TheoryReport, upto: usize, lang: Lang) -> String {
         .filter(|v| *v > 0.0)
         .collect();
     let (lo, hi) = log_span(&all);
-    let n = report.steps[..upto].iter().filter(|s| s.predicted.is_some()).count();
-    let over: Vec<f64> = measured(upto, Ratio::SameG).iter().map(|&(_, x, y)| y / x).collect();
     let non_positive = |r: Ratio| measured(upto, r).iter().filter(|p| p.2 <= 0.0).count();
-    let med =
-        median(over).map_or(lang.texts().charts.not_available.into(), |m| describe::num(m, lang));
-    let mut desc = vec![
-        (t.at_step)(upto, report.steps.len()),
-        (t.ratio_says)(n, &med, non_positive(Ratio::SameG)),
-    ];
+    let [_, _, says, _] = theory_sentences(report, upto, lang);
+    let mut desc = vec![(t.at_step)(upto, report.steps.len()), says];
     for &(label, _, r) in &series {
         if let Some(&(step, x, y)) = measured(upto, r).last() {
             let (x, y) = (describe::num(x, lang), describe::num(y, lang));
@@ -241,13 +266,8 @@ pub fn theory_gamma(report: &TheoryReport, upto: usize, lang: Lang) -> String {
     ];
     let all = over_steps(report, report.steps.len(), gamma).into_iter().map(|p| p.1);
     let y = span(all.chain(report.twin_gamma.iter().copied()), 0.08);
-    let now = |points: &[(f64, f64)]| points.last().map_or(f64::NAN, |p| p.1);
-    // Before the first step the twin is the run itself (the same initialization).
-    let without = if upto == 0 { now(&lines[0].points) } else { now(&lines[1].points) };
-    let desc = sentences([
-        (t.at_step)(upto, report.steps.len()),
-        (t.gamma_says)(&describe::num(now(&lines[0].points), lang), &describe::num(without, lang)),
-    ]);
+    let [.., says] = theory_sentences(report, upto, lang);
+    let desc = sentences([(t.at_step)(upto, report.steps.len()), says]);
     step_chart(t.gamma_title, t.gamma_axis, &desc, report.steps.len(), y, &lines, None, lang)
 }
 
@@ -630,6 +650,25 @@ mod tests {
         // Up in the SVG is up in the plane.
         assert!(f[7] < f[3] && f[5] > f[1]);
         assert_eq!(theory_point("1 2 3", 0.0, 0.0), None);
+        // Where the chart drew the outlier's ring reads back as the outlier (to a pixel).
+        let ring = svg.split("<circle").find(|c| c.contains("r=\"11\"")).expect("the ring");
+        let attr = |name: &str| -> f64 {
+            let v = ring.split(&format!(" {name}=\"")).nth(1).unwrap().split('"').next().unwrap();
+            v.parse().unwrap()
+        };
+        let (x, y) = theory_point(frame, attr("cx"), attr("cy")).expect("inside the frame");
+        let o = &r.points[r.outlier];
+        let pixel = (f[4] - f[0]) / (f[6] - f[2]);
+        assert!(
+            (x - o.x).abs() <= 1.5 * pixel
+                && (y - o.y).abs() <= 1.5 * pixel.abs().max((f[5] - f[1]) / (f[3] - f[7])),
+            "({x}, {y}) vs ({}, {})",
+            o.x,
+            o.y
+        );
+        // Outside the plotting frame (the title, the key) is no point.
+        assert_eq!(theory_point(frame, f[2] - 5.0, f[3]), None);
+        assert_eq!(theory_point(frame, f[2], f[7] - 5.0), None);
     }
 
     #[test]
@@ -660,10 +699,11 @@ mod tests {
             r.steps[i].ratio_same_g = Some(-0.5);
         }
         r.steps[measured[0]].ratio_models = Some(0.0);
-        let said = (texts(Lang::En).ratio_says)(0, "", 2);
-        let tail = said.split('(').nth(1).expect("the count in brackets");
+        // Every same-g value ≤ 0 counted: the two set here and those the run had.
+        let k = r.steps.iter().filter(|s| s.ratio_same_g.is_some_and(|v| v <= 0.0)).count();
         let d = theory_ratio(&r, n, Lang::En);
-        assert!(desc(&d).contains(tail), "{tail:?} in {}", desc(&d));
+        let count = format!("({k} steps measured ≤ 0 are not drawn");
+        assert!(k >= 2 && desc(&d).contains(&count), "{count:?} in {}", desc(&d));
         assert!(desc(&d).contains("≤ 0: 1"), "{}", desc(&d));
         // Before the first measured step: nothing drawn, nothing ≤ 0.
         let d0 = theory_ratio(&r, 0, Lang::En);

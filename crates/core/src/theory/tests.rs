@@ -217,3 +217,38 @@ fn the_table_lists_measured_steps_and_the_summary() {
     assert_eq!(plain_only.summary.measured_steps, 0);
     assert!(plain_only.to_table(1).contains("| 1 | — |"));
 }
+
+#[test]
+fn adams_first_steps_move_each_weight_by_about_lr_against_its_gradient() {
+    use super::optim::OptState;
+    let dim = 3;
+    let mut p = odd_params(dim, 5);
+    let start = p.clone();
+    // Bias-corrected, Adam's first step is lr · g/(|g| + ε): −lr·sign(g) for any gradient scale.
+    let mut g = odd_params(dim, 6);
+    for (k, v) in g.values_mut().enumerate() {
+        *v *= 10f64.powi((k % 3) as i32);
+    }
+    let mut adam = OptState::new(Optimizer::Adam, 0.01, dim);
+    adam.step(&mut p, &g);
+    for ((after, before), grad) in p.values().zip(start.values()).zip(g.values()) {
+        let want = -0.01 * grad.signum();
+        assert!(
+            (after - before - want).abs() < 1e-5,
+            "moved {} for gradient {grad}",
+            after - before
+        );
+    }
+    // With the same gradient again, the second step is the same size (m/√v stays ±1).
+    let mid = p.clone();
+    adam.step(&mut p, &g);
+    for ((after, before), grad) in p.values().zip(mid.values()).zip(g.values()) {
+        assert!((after - before + 0.01 * grad.signum()).abs() < 1e-5);
+    }
+    // A zero gradient never moves its weight.
+    let mut z = Params::zeros(dim);
+    z.a = 1.0;
+    let mut q = start.clone();
+    OptState::new(Optimizer::Adam, 0.01, dim).step(&mut q, &z);
+    assert_eq!(q.w, start.w);
+}
