@@ -459,13 +459,14 @@ pub struct Mechanism {
 
 /// The median of values (`None` if empty).
 pub fn median(values: &[f32]) -> Option<f64> {
-    if values.is_empty() {
-        return None;
-    }
-    let mut v: Vec<f64> = values.iter().map(|&x| f64::from(x)).collect();
+    median_of(values.iter().map(|&x| f64::from(x)).collect())
+}
+
+/// The median of `v` (the mean of the middle two for an even count); `None` when empty.
+pub fn median_of(mut v: Vec<f64>) -> Option<f64> {
     v.sort_by(f64::total_cmp);
     let n = v.len();
-    Some(if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 })
+    (n > 0).then(|| if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 })
 }
 
 impl Report {

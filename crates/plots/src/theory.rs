@@ -6,7 +6,8 @@
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use spotlight_core::Variant;
-use spotlight_core::theory::{Line as Boundary, ModelState, Snapshot, TheoryReport};
+use spotlight_core::report::median_of;
+use spotlight_core::theory::{Line as Boundary, ModelState, Snapshot, TheoryReport, fitted_from};
 use spotlight_i18n::theory::Theory;
 
 use super::legend::{Legend, Mark};
@@ -33,7 +34,7 @@ pub fn theory_sentences(report: &TheoryReport, upto: usize, lang: Lang) -> [Stri
         now.bn.as_ref().map(|b| num(b.outlier_margin)).as_deref(),
     );
     let fitted = |v: Variant| {
-        fitted_from(report, upto, |s: &Snapshot| state(s, v).map(|m| m.outlier_margin))
+        fitted_from(&report.steps[..upto], |s: &Snapshot| state(s, v).map(|m| m.outlier_margin))
     };
     let bn = has_bn(report);
     let margins = (t.margin_says)(bn.then(|| fitted(Variant::Bn)), fitted(Variant::Plain));
@@ -42,7 +43,7 @@ pub fn theory_sentences(report: &TheoryReport, upto: usize, lang: Lang) -> [Stri
     }
     let n = report.steps[..upto].iter().filter(|s| s.predicted.is_some()).count();
     let same_g = ratio_points(report, upto, Ratio::SameG);
-    let med = median(same_g.iter().map(|&(_, x, y)| y / x).collect())
+    let med = median_of(same_g.iter().map(|&(_, x, y)| y / x).collect())
         .map_or(lang.texts().charts.not_available.into(), num);
     let ratio = (t.ratio_says)(n, &med, same_g.iter().filter(|p| p.2 <= 0.0).count());
     // Before the first step the twin is the run itself (the same initialization).
@@ -337,18 +338,6 @@ fn twin_steps(values: &[f64], upto: usize) -> Vec<(f64, f64)> {
     values.iter().take(upto).enumerate().map(|(i, &v)| ((i + 1) as f64, v)).collect()
 }
 
-/// The step from which on `margin` stays above 0 through step `upto` (`None`: not above 0 at
-/// `upto`), as the core's summary counts it at the end.
-fn fitted_from(
-    report: &TheoryReport,
-    upto: usize,
-    margin: impl Fn(&Snapshot) -> Option<f64>,
-) -> Option<usize> {
-    let steps = &report.steps[..upto];
-    let tail = steps.iter().rev().take_while(|s| margin(&s.after).is_some_and(|m| m > 0.0)).count();
-    (tail > 0).then(|| steps[upto - tail].step)
-}
-
 /// A line's label and its value at its last point.
 fn last_said(line: &Line, lang: Lang) -> String {
     let last = line.points.last().map_or(f64::NAN, |p| p.1);
@@ -375,12 +364,6 @@ fn ratio_points(report: &TheoryReport, upto: usize, r: Ratio) -> Vec<(usize, f64
             (x > 0.0 && x.is_finite() && y.is_finite()).then_some((s.step, x, y))
         })
         .collect()
-}
-
-fn median(mut v: Vec<f64>) -> Option<f64> {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    (n > 0).then(|| if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 })
 }
 
 /// The range of `values` (finite ones), widened by `pad` of its extent on each side (and to at

@@ -52,7 +52,7 @@ use serde::{Deserialize, Serialize};
 pub use data::{Data, Point};
 pub use lab::{ModelState, Snapshot, StepRecord, TheoryLab};
 pub use model::{Line, Model, Params, Stats};
-pub use report::{Summary, TheoryReport, run};
+pub use report::{Summary, TheoryReport, fitted_from, run};
 
 /// The most steps a run takes.
 pub const MAX_STEPS: usize = 100_000;

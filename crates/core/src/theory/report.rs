@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::data::Point;
 use super::lab::{Snapshot, StepRecord, TheoryLab};
 use super::{TheoryConfig, TheoryError};
+use crate::report::median_of;
 
 /// What one run measured, beside its twin without the outlier.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -74,14 +75,15 @@ pub struct Summary {
     pub twin_final_gamma: Option<f64>,
 }
 
-/// The median, or `None` of nothing.
-fn median(mut v: Vec<f64>) -> Option<f64> {
-    if v.is_empty() {
-        return None;
-    }
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    Some(if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 })
+/// The step from which on `margin` (of the read-out after each step) stays above 0 through the
+/// last of `steps`; `None` when it is not above 0 after the last. Not simply the first step with a
+/// margin above 0: a random init can put the outlier on the right side by chance.
+pub fn fitted_from(
+    steps: &[StepRecord],
+    margin: impl Fn(&Snapshot) -> Option<f64>,
+) -> Option<usize> {
+    let tail = steps.iter().rev().take_while(|r| margin(&r.after).is_some_and(|m| m > 0.0)).count();
+    (tail > 0).then(|| steps[steps.len() - tail].step)
 }
 
 /// Trains a config's run and its twin without the outlier (the same run if the config already
@@ -118,11 +120,6 @@ impl Summary {
     /// The summary of a run's records (at least one) and its twin's last read-out.
     fn of(steps: &[StepRecord], twin_last: &Snapshot) -> Self {
         let last = &steps.last().expect("at least one step").after;
-        let fitted_from = |margin: &dyn Fn(&Snapshot) -> Option<f64>| {
-            let fitted = |r: &&StepRecord| margin(&r.after).is_some_and(|m| m > 0.0);
-            let tail = steps.iter().rev().take_while(fitted).count();
-            (tail > 0).then(|| steps[steps.len() - tail].step)
-        };
         let measured: Vec<&StepRecord> = steps.iter().filter(|r| r.predicted.is_some()).collect();
         let over_predicted = |of: fn(&StepRecord) -> Option<f64>| {
             measured.iter().filter_map(|r| Some(of(r)? / r.predicted?)).collect::<Vec<f64>>()
@@ -136,16 +133,18 @@ impl Summary {
         Self {
             final_margin_plain: last.plain.outlier_margin,
             final_margin_bn: last.bn.as_ref().map(|b| b.outlier_margin),
-            fitted_step_plain: fitted_from(&|s| Some(s.plain.outlier_margin)),
-            fitted_step_bn: fitted_from(&|s| s.bn.as_ref().map(|b| b.outlier_margin)),
+            fitted_step_plain: fitted_from(steps, |s| Some(s.plain.outlier_margin)),
+            fitted_step_bn: fitted_from(steps, |s| s.bn.as_ref().map(|b| b.outlier_margin)),
             twin_final_margin_plain: twin_last.plain.outlier_margin,
             twin_final_margin_bn: twin_last.bn.as_ref().map(|b| b.outlier_margin),
             final_accuracy_plain: last.plain.clean_accuracy,
             final_accuracy_bn: last.bn.as_ref().map(|b| b.clean_accuracy),
             measured_steps: measured.len(),
-            median_same_g_over_predicted: median(over_predicted(|r| r.ratio_same_g)),
-            median_models_over_predicted: median(over_predicted(|r| r.ratio_models)),
-            median_ratio_models: median(measured.iter().filter_map(|r| r.ratio_models).collect()),
+            median_same_g_over_predicted: median_of(over_predicted(|r| r.ratio_same_g)),
+            median_models_over_predicted: median_of(over_predicted(|r| r.ratio_models)),
+            median_ratio_models: median_of(
+                measured.iter().filter_map(|r| r.ratio_models).collect(),
+            ),
             frac_same_g_above_1: frac(&same_g, 1.0),
             frac_gamma_push_up: frac(&push, 0.0),
             final_gamma: last.gamma,
