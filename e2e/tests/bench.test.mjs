@@ -1,0 +1,32 @@
+// The benchmark page (bench=1): figures per backend and model, then the comparison's phases.
+import { useApp } from '../fixture.mjs';
+import { tiny, noErrors, shot, checkViews } from '../page.mjs';
+
+const app = useApp();
+const { open, test } = app;
+
+test('bench=1 times train samples/s per backend and model, then the comparison', async () => {
+  const page = await open(`?backend=cpu&bench=1&${tiny}`);
+  await page.waitForFunction(() => /in all/.test(document.querySelector('#bench-comparison')?.textContent || ''), null, { timeout: 600000 });
+  const b = JSON.parse(await page.getAttribute('#view-bench', 'data-json'));
+  const rows = b.throughput.map((t) => `${t.backend} ${t.batch_norm ? 'BN' : 'no-BN'} ${t.samples_per_s.toFixed(0)}/s`);
+  // burn-flex is the page's one CPU backend (burn-ndarray is not built into the page).
+  if (b.throughput.some((t) => t.backend.includes('ndarray'))) throw new Error(`a burn-ndarray row: ${rows}`);
+  const want = ['flex'].flatMap((k) => [true, false].map((bn) => [k, bn]));
+  for (const [k, bn] of want) {
+    const t = b.throughput.find((t) => t.backend.includes(k) && t.batch_norm === bn);
+    if (!t || !(t.samples_per_s > 0) || t.steps !== 10 || t.batch_size !== 50) throw new Error(`no figure for ${k} ${bn ? 'BN' : 'no-BN'}: ${rows}`);
+  }
+  const c = b.comparison;
+  // In the workers the shadow models train beside the targets: their phase is the wall time they
+  // add after the last target ended, 0 when they were all done by then (here, often: the no-BN
+  // target ends first and its worker trains the shadows while the BN one still trains).
+  if (!c || !c.finished || !(c.times.total_s > 0) || !(c.times.targets_s > 0) || !(c.times.shadows_s >= 0) || !(c.workers >= 2)) throw new Error('comparison: ' + JSON.stringify(c));
+  if (Math.abs(c.times.targets_s + c.times.shadows_s + c.times.attack_s - c.times.total_s) > 0.01) throw new Error('phases do not add up: ' + JSON.stringify(c.times));
+  if (c.config.train_size !== 300) throw new Error('timed the wrong config: ' + JSON.stringify(c.config));
+  await checkViews(page);
+  await shot(page.locator('#view-bench'), 'bench');
+  noErrors(page);
+  await page.close();
+  return `${rows.join(', ')}; comparison ${c.times.total_s.toFixed(1)} s`;
+});
