@@ -8,9 +8,10 @@ use leptos::prelude::*;
 use spotlight_core::config::DatasetName;
 use spotlight_core::data::Dataset;
 use spotlight_core::data::asset::{MAX_ASSET_BYTES, is_gzip};
+use spotlight_i18n::say::data::data_error;
 
 use crate::state::{Activity, Loading, Ui};
-use crate::{data_text, pool, web};
+use crate::{pool, web};
 
 thread_local! {
     // A cache of immutable assets, not page state: no view reads it.
@@ -66,8 +67,7 @@ pub async fn load(name: DatasetName, ui: Ui) -> Result<Rc<Dataset>, String> {
     // A task of its own: it copies every image once (~25 ms in the browser), and the last
     // chunks' unpacking may just have held the page for as long.
     web::yield_now().await;
-    let d =
-        Rc::new(name.decode(file, &bytes).map_err(|e| data_text::data_error(ui.lang_now(), &e))?);
+    let d = Rc::new(name.decode(file, &bytes).map_err(|e| data_error(ui.lang_now(), &e))?);
     ui.bar.update(|b| b.fraction = 0.0);
     DATASETS.with(|m| m.borrow_mut().insert(file, d.clone()));
     Ok(d)

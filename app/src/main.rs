@@ -6,11 +6,8 @@
 //! browser plumbing.
 
 mod backend;
-mod data_text;
 mod datasets;
-mod notice_text;
 mod pool;
-mod run_text;
 mod session;
 mod state;
 mod views;

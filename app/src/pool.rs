@@ -18,8 +18,8 @@ use leptos::prelude::*;
 use spotlight_core::bench::PhaseTimes;
 use spotlight_core::board::{Board, Task};
 use spotlight_core::config::Config;
-use spotlight_core::driver::Ending;
 use spotlight_core::experiment_data::ExperimentData;
+use spotlight_core::local::Ending;
 use spotlight_core::report::Report;
 use spotlight_i18n::status::Failure;
 use wasm_bindgen::closure::Closure;
@@ -437,7 +437,7 @@ pub async fn run(
         }
         if board.finished() {
             let report = board.report();
-            if gpu && !report.failures().is_empty() && now - *lingering.get_or_insert(now) < 3.0 {
+            if gpu && report.failures() > 0 && now - *lingering.get_or_insert(now) < 3.0 {
                 web::sleep_ms(50).await;
                 continue;
             }

@@ -1,22 +1,25 @@
-//! What the buttons start: one experiment, driven by the core's driver, and the benchmark. The
+//! What the buttons start: one experiment — its models in Web Workers ([`pool`]), or on the page's
+//! thread ([`local`]) —, and the benchmark. The
 //! experiment itself is the core's; this only moves its progress into the page's signals.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use leptos::prelude::*;
+use spotlight_core::Report;
 use spotlight_core::Variant;
 use spotlight_core::backend::BackendName;
 use spotlight_core::bench::{self, BenchReport, ComparisonTime, PhaseTimes};
+use spotlight_core::burn::tensor::Device;
 use spotlight_core::config::{Config, DatasetName, OodSourceName};
-use spotlight_core::driver::{self, Ending};
-use spotlight_core::experiment::{Experiment, Phase};
 use spotlight_core::experiment_data::ExperimentData;
 use spotlight_core::jobs;
+use spotlight_core::local::{self, Ending};
+use spotlight_i18n::say::data::build_error;
 
 use crate::backend::{self, Backend};
 use crate::state::{Activity, Bar, BenchNote, Doing, Loading, Ui};
-use crate::{data_text, datasets, pool, web};
+use crate::{datasets, pool, web};
 
 /// Timed training steps per model and backend in the benchmark (after the warm-up).
 const BENCH_STEPS: usize = 10;
@@ -96,7 +99,7 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
     let data = match ExperimentData::build(&config, &ds, other.as_deref()) {
         Ok(d) => d,
         Err(e) => {
-            ui.activity.set(Activity::Failed(data_text::build_error(ui.lang_now(), &e)));
+            ui.activity.set(Activity::Failed(build_error(ui.lang_now(), &e)));
             return None;
         }
     };
@@ -120,21 +123,16 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
             (o.ending, o.times, o.report, o.failure)
         }
         None => {
-            let made = match backend::page_gpu(ui.gpu_lost).await {
-                Ok(device) => Experiment::new(&config, &ds, other.as_deref(), &device, &be.label)
-                    .map_err(|e| data_text::build_error(ui.lang_now(), &e)),
-                Err(e) => Err((words().banner.webgpu_failed)(&e)),
-            };
-            let mut exp = match made {
-                Ok(e) => e,
+            let device = match backend::page_gpu(ui.gpu_lost).await {
+                Ok(device) => device,
                 Err(e) => {
-                    ui.activity.set(Activity::Failed(e));
+                    ui.activity.set(Activity::Failed((words().banner.webgpu_failed)(&e)));
                     return None;
                 }
             };
-            ui.report.set(Some(exp.report()));
-            let (ending, times) = drive_here(&mut exp, ui, &stop).await;
-            (ending, times, exp.report(), None)
+            let (ending, times, report) =
+                train_here(&config, &data, &device, &be.label, ui, &stop).await;
+            (ending, times, report, None)
         }
     };
     let finished = ending == Ending::Finished;
@@ -144,7 +142,7 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
     // `lost` event (seen here up to 0.83 s after `destroy()`, the main thread busy): a GPU run on the
     // page that ended with errors waits up to 3 s for that event, so the lost device is reported as
     // the cause, not the errors it caused (the pool does the same for its workers' devices).
-    if be.gpu && workers == 0 && !failures.is_empty() {
+    if be.gpu && workers == 0 && failures > 0 {
         for _ in 0..60 {
             if ui.gpu_lost.with_untracked(Option::is_some) {
                 break;
@@ -153,7 +151,7 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
         }
     }
     // A finished CPU run in workers times this machine better than the rehearsal did.
-    if finished && !be.gpu && workers > 0 && failures.is_empty() {
+    if finished && !be.gpu && workers > 0 && failures == 0 {
         let passes = jobs::sample_passes(&config);
         if passes > 0.0 {
             ui.pace.set(Some(times.total_s * workers as f64 / passes));
@@ -177,7 +175,7 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
         } else {
             &why
         })),
-        (true, _) if !failures.is_empty() => Activity::Failed((f.errors)(failures.len())),
+        (true, _) if failures > 0 => Activity::Failed((f.errors)(failures)),
         (true, _) => Activity::Done,
         (false, _) => Activity::Cancelled,
     });
@@ -192,40 +190,49 @@ pub async fn run(config: Config, ui: Ui, cancel: Arc<AtomicBool>) -> Option<Comp
     })
 }
 
-/// Drives the experiment on the page's own thread (WebGPU), drawing between units of work.
-async fn drive_here(exp: &mut Experiment, ui: Ui, stop: &dyn Fn() -> bool) -> (Ending, PhaseTimes) {
-    let mut first_step_drawn = false;
+/// Trains on the page's own thread (WebGPU that the workers do not get): the board's tasks in
+/// turns, a step of each model, the page drawing between turns.
+async fn train_here(
+    config: &Config,
+    data: &ExperimentData,
+    device: &Device,
+    backend: &str,
+    ui: Ui,
+    stop: &dyn Fn() -> bool,
+) -> (Ending, PhaseTimes, Report) {
     let clock = || web::now_ms() / 1000.0;
+    let started = clock();
+    let batch = config.batch_size as f64;
     let (mut last_draw, mut last_report) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-    driver::drive(exp, &clock, stop, |exp, pace| {
-        let p = &pace.progress;
-        // The bar at most ten times a second while training; every epoch's end and every later unit.
-        if pace.elapsed_s - last_draw > 0.1 || p.epoch_finished || p.phase != Phase::Targets {
-            last_draw = pace.elapsed_s;
-            ui.bar.set(Bar {
-                fraction: pace.fraction,
-                doing: Doing::Unit(p.clone()),
-                samples_per_s: pace.samples_per_s,
-                eta_s: pace.eta_s,
-                elapsed_s: pace.elapsed_s,
-            });
-        }
-        // The report (and so the charts) at every epoch's end, and at live read-outs at most four
-        // times a second.
-        if p.epoch_finished
-            || p.phase == Phase::Done
-            || (p.measured && pace.elapsed_s - last_report > 0.25)
-        {
-            last_report = pace.elapsed_s;
-            ui.report.set(Some(exp.report()));
-            // The first read-out after a training step (epoch 0's come before any).
-            if !first_step_drawn && p.measured && pace.progress.steps_done > 0 {
-                first_step_drawn = true;
-                web::mark("spotlight-first-live-point");
+    let (mut changed, mut first_live) = (false, false);
+    let (ending, times, report) =
+        local::run_here(config, data, device, backend, &clock, stop, |board, measured| {
+            let elapsed = clock() - started;
+            // The bar at most ten times a second; the charts at most four, when something was measured.
+            if elapsed - last_draw > 0.1 {
+                last_draw = elapsed;
+                let fraction = board.fraction();
+                ui.bar.set(Bar {
+                    fraction,
+                    doing: Doing::Board(board.doing(), 0),
+                    samples_per_s: board.steps_done() as f64 * batch / elapsed.max(1e-3),
+                    eta_s: if fraction > 0.0 { elapsed * (1.0 - fraction) / fraction } else { 0.0 },
+                    elapsed_s: elapsed,
+                });
             }
-        }
-    })
-    .await
+            changed |= measured;
+            if changed && elapsed - last_report > 0.25 {
+                (last_report, changed) = (elapsed, false);
+                ui.report.set(Some(board.report()));
+                if !first_live && board.steps_done() > 0 {
+                    first_live = true;
+                    web::mark("spotlight-first-live-point");
+                }
+            }
+        })
+        .await;
+    ui.report.set(Some(report.clone()));
+    (ending, times, report)
 }
 
 /// Train samples/s for each model on every backend this page has (WebGPU if it runs, then the CPU

@@ -10,14 +10,14 @@ use spotlight_core::bench::{BenchReport, PhaseTimes};
 use spotlight_core::board;
 use spotlight_core::config::Config;
 use spotlight_core::course::Course;
-use spotlight_core::experiment::Progress;
 use spotlight_core::link::{self, AskWhy, Link};
 use spotlight_core::report::RunError;
 use spotlight_core::{Report, Variant};
+use spotlight_i18n::say::notice;
 use spotlight_i18n::{Lang, Texts};
 
 use crate::backend::{self, Backend};
-use crate::{notice_text, web};
+use crate::web;
 
 /// What the lenses show before a page's first run: the page's CPU default run, measured earlier with
 /// the CLI (`spotlight run --link 'train_size=1000&epochs=6&probe_size=16' --preview results/default-cpu.json`; a
@@ -74,9 +74,7 @@ pub enum Loading {
 pub enum Doing {
     #[default]
     Nothing,
-    /// A unit of work on the page's thread (the core driver's progress).
-    Unit(Progress),
-    /// The workers' board, and how many workers.
+    /// The run's board, and how many Web Workers run its tasks (0: the page's thread).
     Board(board::Doing, usize),
     Done,
 }
@@ -100,7 +98,7 @@ pub enum BenchNote {
     Unfinished(Activity),
 }
 
-/// The progress bar's numbers (the core driver's `Pace`, as last drawn).
+/// The progress bar's numbers, as last drawn.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Bar {
     pub fraction: f64,
@@ -165,7 +163,7 @@ impl Ui {
         Self {
             config: RwSignal::new(link.config.clone()),
             notices: RwSignal::new(
-                link.notices.iter().map(|n| notice_text::link_notice(lang, n)).collect(),
+                link.notices.iter().map(|n| notice::link_notice(lang, n)).collect(),
             ),
             backend_pref: pref,
             // Reads `gpu_lost`: a lost device makes the next run choose again (the CPU).

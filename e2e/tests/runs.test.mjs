@@ -20,6 +20,20 @@ test('tiny comparison on the CPU backend runs to the end and draws every view', 
   if (!/^Training on CPU/.test(banner)) throw new Error('banner: ' + banner);
   const v = await checkViews(page);
   results.cpu = await numbers(page);
+  // A gallery sample opens its LiRA picture: by a click, and by Enter on the keyboard.
+  await page.click('#view-gallery figure.sample.scored');
+  await page.waitForSelector('#sample-lira .chart svg', { timeout: 10000 });
+  const picture = await page.evaluate(() => ({
+    title: document.querySelector('#sample-lira svg title')?.textContent || '',
+    says: document.querySelector('#sample-lira .says')?.textContent || '',
+    pressed: document.querySelectorAll('#view-gallery figure[aria-pressed="true"]').length,
+  }));
+  if (picture.title !== 'How LiRA scored this sample' || !/φ = -?[\d.]+\. The shadow models that trained on it gave -?[\d.]+ on average, those that did not -?[\d.]+: the attack's score, how much likelier IN than OUT \(log\), is -?[\d.]+\./.test(picture.says) || picture.pressed !== 1) throw new Error('a sample\'s LiRA picture: ' + JSON.stringify(picture));
+  await page.click('#sample-lira button');
+  await page.focus('#view-gallery figure.sample.scored >> nth=1');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#sample-lira .chart svg', { timeout: 10000 });
+  await shot(page, 'sample-lira', { fullPage: false });
   const lt = await longTasks(page, 'spotlight-run-pressed');
   const measured = await page.evaluate(() => window.__textMeasured());
   if (measured) throw new Error(`the charts measured ${measured} texts through the page (a forced layout each)`);

@@ -6,14 +6,14 @@ use leptos::task::spawn_local;
 
 use spotlight_core::Variant;
 use spotlight_i18n::Lang;
+use spotlight_i18n::say::run::{phases, run_error};
+use spotlight_i18n::status::Comparison;
 use spotlight_plots::model_name;
 
 use crate::session::run_bench;
 use crate::state::{Activity, BenchNote, Ui};
-use crate::views::progress::phases;
 use crate::views::{Cell, KeyedRows, cell};
-use crate::web;
-use crate::{backend, run_text};
+use crate::{backend, web};
 
 #[component]
 pub fn BenchView(ui: Ui) -> impl IntoView {
@@ -56,12 +56,12 @@ pub fn BenchView(ui: Ui) -> impl IntoView {
                 });
                 format!(
                     "{}{}{}{} — {}.{}",
-                    (b.comparison)(
-                        &lang.int(c.config.train_size as u64),
-                        &lang.int(c.config.epochs as u64),
-                        &lang.int(c.config.shadow_models as u64),
-                        &backend::shown(&c.backend, s)
-                    ),
+                    (b.comparison)(&Comparison {
+                        samples: &lang.int(c.config.train_size as u64),
+                        epochs: &lang.int(c.config.epochs as u64),
+                        shadows: &lang.int(c.config.shadow_models as u64),
+                        backend: &backend::shown(&c.backend, s),
+                    }),
                     if c.workers > 0 {
                         (b.in_workers)(&lang.int(c.workers as u64))
                     } else {
@@ -106,7 +106,7 @@ fn note(lang: Lang, n: &BenchNote) -> String {
             format!("{}: {}", backend::shown(label, s), (s.banner.webgpu_failed)(e))
         }
         BenchNote::Failed(label, e) => {
-            format!("{}: {}", backend::shown(label, s), run_text::run_error(s, e))
+            format!("{}: {}", backend::shown(label, s), run_error(s, e))
         }
         BenchNote::NoMnist => b.needs_mnist.into(),
         BenchNote::Timing(model, label) => {

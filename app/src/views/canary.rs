@@ -9,7 +9,7 @@ use spotlight_core::canary::{self, SIDE};
 use spotlight_core::config::DatasetName;
 use spotlight_core::report::{CanaryPoint, CanaryScore};
 use spotlight_i18n::Texts;
-use spotlight_i18n::canary::Verdict;
+use spotlight_i18n::canary::{Scored, Verdict};
 use spotlight_plots::model_name;
 
 use crate::state::Ui;
@@ -319,14 +319,14 @@ pub fn CanaryView(ui: Ui) -> impl IntoView {
             .iter()
             .filter_map(|f| {
                 f.score.as_ref().map(|s| {
-                    (t.scored)(
-                        model_name(f.model, lang),
-                        &lang.pct(s.confidence, 0),
-                        &lang.plain(s.rank),
-                        &lang.plain(s.candidates),
-                        &lang.pct(s.median_clean_member, 0),
-                        &lang.pct(s.median_non_member, 0),
-                    )
+                    (t.scored)(&Scored {
+                        model: model_name(f.model, lang),
+                        confidence: &lang.pct(s.confidence, 0),
+                        rank: &lang.plain(s.rank),
+                        of: &lang.plain(s.candidates),
+                        clean: &lang.pct(s.median_clean_member, 0),
+                        non_member: &lang.pct(s.median_non_member, 0),
+                    })
                 })
             })
             .collect();

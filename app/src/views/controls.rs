@@ -7,10 +7,11 @@ use spotlight_core::config::{
     BASIC, Config, ConfigError, ConfigProblem, FIELDS, Field, Kind, presets,
 };
 use spotlight_i18n::controls::{CpuSize, PRESETS};
+use spotlight_i18n::say::notice;
 
+use crate::session;
 use crate::state::Ui;
 use crate::views::share::{CourseLink, ShareLink};
-use crate::{notice_text, session};
 
 /// The field's value as a control shows it.
 fn shown(ui: Ui, field: &'static Field) -> String {
@@ -29,35 +30,36 @@ fn apply(ui: Ui, field: &'static Field, raw: &str) {
     let read = match field.read(raw) {
         Ok(read) => read,
         Err(reason) => {
-            ui.notice(notice_text::invalid_control(lang, name, raw, &reason, &shown(ui, field)));
+            ui.notice(notice::invalid_control(lang, name, raw, &reason, &shown(ui, field)));
             return redraw();
         }
     };
     if let (Some(to), Some(r)) = (read.clamped, field.range()) {
-        ui.notice(notice_text::clamped_control(lang, name, raw, to, r));
+        ui.notice(notice::clamped_control(lang, name, raw, to, r));
     }
     let mut c = ui.config.get_untracked();
     let set = c
         .set(name, read.value)
         .map_err(|e| ConfigError { field: name.to_string(), problem: ConfigProblem::Json(e) });
     if let Err(e) = set.and_then(|()| c.validate()) {
-        ui.notice(notice_text::not_applied(lang, &e));
+        ui.notice(notice::not_applied(lang, &e));
         return redraw();
     }
     ui.set_config(c);
 }
 
 /// One field's control, by its kind: a checkbox, a menu, a slider (fractions) or a number box. Its
-/// label, help and options in the page's language (the core's English if a text were missing).
+/// label, help and options in the page's language (its name, or an option's value, if a text were
+/// missing: the i18n crate's tests check none is).
 #[component]
 fn Control(ui: Ui, field: &'static Field) -> impl IntoView {
     let name = field.name;
     let value = move || shown(ui, field);
     let on_change = move |ev: leptos::ev::Event| apply(ui, field, &event_target_value(&ev));
-    let label = move || ui.t().fields.field(name).map_or(field.label, |t| t.label);
+    let label = move || ui.t().fields.field(name).map_or(name, |t| t.label);
     // A setting the rest of the config makes moot (the single model's BN in a comparison, …).
     let inert = move || ui.config.with(|c| c.inert(name));
-    let help = move || ui.t().fields.field(name).map_or(field.help, |t| t.help);
+    let help = move || ui.t().fields.field(name).map_or("", |t| t.help);
     match field.kind {
         Kind::Bool => view! {
             <label class="field toggle" title=help>
@@ -74,8 +76,8 @@ fn Control(ui: Ui, field: &'static Field) -> impl IntoView {
                     {options
                         .iter()
                         .enumerate()
-                        .map(|(i, &(v, t))| {
-                            let text = move || ui.t().fields.field(name).and_then(|f| f.options.get(i).copied()).unwrap_or(t);
+                        .map(|(i, &v)| {
+                            let text = move || ui.t().fields.field(name).and_then(|f| f.options.get(i).copied()).unwrap_or(v);
                             view! { <option value=v>{text}</option> }
                         })
                         .collect_view()}

@@ -5,7 +5,7 @@ use spotlight_core::Variant;
 use spotlight_core::canary;
 use spotlight_core::data::transforms::SampleKind;
 use spotlight_core::report::Exposed;
-use spotlight_i18n::canary::Gallery;
+use spotlight_i18n::canary::{Gallery, SampleSaid};
 use spotlight_plots::model_name;
 
 use crate::state::Ui;
@@ -46,6 +46,7 @@ fn exposed(ui: Ui) -> Vec<(Variant, Vec<Exposed>, Option<Ranked>)> {
                             true_label: None,
                             score: s.score,
                             pixels: pixels.clone(),
+                            lira: s.lira.clone(),
                         };
                         (e, at, a.members)
                     }),
@@ -57,8 +58,11 @@ fn exposed(ui: Ui) -> Vec<(Variant, Vec<Exposed>, Option<Ranked>)> {
     })
 }
 
+/// The sample whose LiRA picture is open: its model, and itself.
+type Opened = RwSignal<Option<(Variant, Exposed)>>;
+
 #[component]
-fn Sample(ui: Ui, e: Exposed) -> impl IntoView {
+fn Sample(ui: Ui, e: Exposed, variant: Variant, opened: Opened) -> impl IntoView {
     let class = match e.kind {
         SampleKind::Clean => "clean",
         SampleKind::Flipped => "flipped",
@@ -73,16 +77,89 @@ fn Sample(ui: Ui, e: Exposed) -> impl IntoView {
         SampleKind::Ood => t().ood,
         SampleKind::Canary => t().your_drawing,
     };
+    // A sample the attack scored opens its LiRA picture, by click or by Enter / Space.
+    let scored = e.lira.is_some();
+    let (pixels, index) = (e.pixels.clone(), e.source_index);
+    let open = move || opened.set(Some((variant, e.clone())));
+    let is_open = move || {
+        opened.with(|o| o.as_ref().is_some_and(|(v, x)| *v == variant && x.source_index == index))
+    };
     view! {
-        <figure class=format!("sample {class}")>
-            <SampleImage pixels=e.pixels />
+        <figure class=format!("sample {class}") class:scored=scored class:open=is_open
+            tabindex=scored.then_some("0") role=scored.then_some("button")
+            aria-pressed=move || scored.then(|| is_open().to_string())
+            on:click={let open = open.clone(); move |_| if scored { open() }}
+            on:keydown=move |ev| if scored && (ev.key() == "Enter" || ev.key() == " ") { ev.prevent_default(); open() }>
+            <SampleImage pixels />
             <figcaption>{move || caption(t(), kind, label, true_label)}<br/><span class="tag">{tag}</span></figcaption>
         </figure>
     }
 }
 
+/// The open sample as LiRA saw it: its image and captions, the shadows' φ and the Gaussians fitted
+/// to them with the attacked model's φ, and the same in words.
+#[component]
+fn SampleLiraView(ui: Ui, opened: Opened) -> impl IntoView {
+    let chart = move || {
+        let lang = ui.lang.get();
+        opened.with(|o| {
+            o.as_ref()
+                .and_then(|(v, e)| {
+                    e.lira.as_ref().map(|s| spotlight_plots::sample_lira(s, *v, lang))
+                })
+                .unwrap_or_default()
+        })
+    };
+    let says = move || {
+        let lang = ui.lang.get();
+        opened.with(|o| {
+            let s = o.as_ref()?.1.lira.as_ref()?;
+            let num = |x: f64| lang.num(x, 2);
+            let (phi, mu_out, score) = (num(s.phi), num(s.fitted.mu_out), num(s.online));
+            let mu_in = s.fitted.mu_in.map(num);
+            Some((lang.texts().canary.gallery.sample_says)(&SampleSaid {
+                phi: &phi,
+                mu_in: mu_in.as_deref(),
+                mu_out: &mu_out,
+                score: &score,
+            }))
+        })
+    };
+    let heading = move || {
+        let lang = ui.lang.get();
+        opened.with(|o| {
+            o.as_ref().map(|(v, e)| {
+                let t = &lang.texts().canary.gallery;
+                format!(
+                    "{} — {}",
+                    (t.model)(model_name(*v, lang)),
+                    caption(t, e.kind, e.label, e.true_label)
+                )
+            })
+        })
+    };
+    let pixels = move || opened.with(|o| o.as_ref().map(|(_, e)| e.pixels.clone()));
+    view! {
+        <Show when=move || opened.with(Option::is_some)>
+            <div id="sample-lira" class="sample-lira" role="region" aria-live="polite">
+                <h3>{heading}</h3>
+                {move || pixels().map(|p| view! { <SampleImage pixels=p /> })}
+                <div class="chart" inner_html=chart></div>
+                <p class="says">{says}</p>
+                <button class="secondary" on:click=move |_| opened.set(None)>{ui.tr(|t| t.canary.gallery.close)}</button>
+            </div>
+        </Show>
+    }
+}
+
 #[component]
 pub fn GalleryView(ui: Ui) -> impl IntoView {
+    let opened: Opened = RwSignal::new(None);
+    // A new report (a new run, or its end) closes the picture of a sample of the last one.
+    Effect::new(move |_| {
+        ui.report.track();
+        opened.set(None);
+    });
     view! {
         <section class="view" id="view-gallery">
             <h2>{ui.tr(|t| t.canary.gallery.title)}</h2>
@@ -95,16 +172,18 @@ pub fn GalleryView(ui: Ui) -> impl IntoView {
                 children=move |(variant, ex, ranked)| view! {
                     <h3>{move || { let lang = ui.lang.get(); (lang.texts().canary.gallery.model)(model_name(variant, lang)) }}</h3>
                     <div class="gallery">
-                        <For each=move || ex.clone() key=|e| e.source_index children=move |e| view! { <Sample ui e /> } />
+                        <For each=move || ex.clone() key=|e| e.source_index children=move |e| view! { <Sample ui e variant opened /> } />
                         {ranked.map(|(e, at, of)| view! {
                             <span class="gallery-gap" aria-hidden="true">"⋯"</span>
                             <div class="ranked-drawing">
-                                <Sample ui e />
+                                <Sample ui e variant opened />
                                 <p class="rank">{move || (ui.t().canary.gallery.ranked)(at, of)}</p>
                             </div>
                         })}
                     </div>
                 } />
+            <p class="hint">{ui.tr(|t| t.canary.gallery.open_hint)}</p>
+            <SampleLiraView ui opened />
         </section>
     }
 }

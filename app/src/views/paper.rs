@@ -38,17 +38,6 @@ fn chart_caption(lang: Lang, name: &str) -> String {
     }
 }
 
-/// A verdict in the language's words.
-fn outcome_word(lang: Lang, o: Outcome) -> &'static str {
-    let t = &lang.texts().paper;
-    match o {
-        Outcome::Held => t.held,
-        Outcome::Failed => t.not_held,
-        Outcome::Inconclusive => t.inconclusive,
-        Outcome::Unchecked => t.unchecked,
-    }
-}
-
 /// A verdict's look (style.css).
 fn outcome_class(o: Outcome) -> &'static str {
     match o {
@@ -63,7 +52,7 @@ fn outcome_class(o: Outcome) -> &'static str {
 fn verdict(lang: Lang, r: &ClaimRow) -> String {
     format!(
         "{} ({}/{} {})",
-        outcome_word(lang, r.outcome),
+        lang.texts().paper.outcome(r.outcome),
         r.seeds_held,
         r.seeds_checked,
         lang.texts().paper.seeds
@@ -180,15 +169,12 @@ fn ClaimTable(ui: Ui, rows: Vec<ClaimRow>) -> impl IntoView {
                 let class = outcome_class(r.outcome);
                 let r = StoredValue::new(r);
                 let id = r.with_value(|r| r.id);
-                // In English the file's texts; a claim the page has no texts for (a newer results
-                // file) shows them too.
-                let text = move |pick: fn(&ClaimText) -> &'static str, file: fn(&ClaimRow) -> &String| {
-                    let own = (ui.lang.get() != Lang::En).then(|| t().claim(id)).flatten();
-                    own.map_or_else(|| r.with_value(|r| file(r).clone()), |c| pick(c).to_string())
-                };
-                let claim = move || text(|c| c.claim, |r| &r.claim);
-                let paper = move || text(|c| c.paper, |r| &r.paper);
-                let caveat = move || text(|c| c.caveat, |r| &r.caveat);
+                // The claim's texts by its letter (the i18n crate's tests check that every claim of
+                // the core has them).
+                let text = move |pick: fn(&ClaimText) -> &'static str| t().claim(id).map_or("", pick);
+                let claim = move || text(|c| c.claim);
+                let paper = move || text(|c| c.paper);
+                let caveat = move || text(|c| c.caveat);
                 // The result in one plain sentence with its rounded number, from the row's own means.
                 let plain = move || {
                     let lang = ui.lang.get();
@@ -206,7 +192,7 @@ fn ClaimTable(ui: Ui, rows: Vec<ClaimRow>) -> impl IntoView {
                             .iter()
                             .map(|t| {
                                 let line = format!("{} > {}: ", stat_name(lang, &t.name), lang.plain(t.bar));
-                                let word = outcome_word(lang, t.outcome);
+                                let word = lang.texts().paper.outcome(t.outcome);
                                 view! { <div><small>{line}<span class=outcome_class(t.outcome)>{word}</span></small></div> }
                             })
                             .collect_view()

@@ -1,15 +1,10 @@
-//! The progress bar and its line (the core driver's pace: share done, samples/s, ETA, phase
+//! The progress bar and its line (share done, samples/s, ETA, what the run's board is doing, phase
 //! times), the retry button after a failed download, and the report's exports.
 
 use leptos::prelude::*;
-use spotlight_core::bench::PhaseTimes;
-use spotlight_core::experiment::Phase;
-use spotlight_core::{Report, Variant};
 use spotlight_i18n::Lang;
-use spotlight_i18n::status::ShadowsSaid;
-use spotlight_plots::model_name;
+use spotlight_i18n::say::run;
 
-use crate::run_text::run_error;
 use crate::state::{Activity, Doing, Loading, Ui};
 use crate::{session, web};
 
@@ -40,7 +35,7 @@ pub fn ProgressView(ui: Ui) -> impl IntoView {
                 "{} — {}{}",
                 lang.pct(1.0, 0),
                 (p.done_in)(&lang.num(b.elapsed_s, 1), &lang.num(b.samples_per_s, 0)),
-                ui.times.get().map(|t| format!("; {}", phases(lang, &t))).unwrap_or_default()
+                ui.times.get().map(|t| format!("; {}", run::phases(lang, &t))).unwrap_or_default()
             ),
             Activity::Cancelled => {
                 (p.cancelled_at)(&lang.pct(b.fraction, 0), &lang.num(b.elapsed_s, 1))
@@ -98,59 +93,13 @@ fn loading(lang: Lang, l: &Loading, short: bool) -> String {
     }
 }
 
-/// What a run is doing, in words ("training BN: epoch 2, step 14"; "training BN and no-BN (2 workers)").
+/// What a run is doing, in words ("training BN and no-BN (2 workers)").
 fn doing(lang: Lang, d: &Doing) -> String {
-    let s = &lang.texts().status;
-    let w = &s.doing;
-    let model = |v: Option<Variant>| v.map_or("", |v| model_name(v, lang));
     match d {
         Doing::Nothing => String::new(),
-        Doing::Done => w.done.to_string(),
-        Doing::Unit(p) => match p.phase {
-            Phase::Targets => {
-                (w.target)(model(p.variant), &lang.int(p.epoch as u64), &lang.int(p.step as u64))
-            }
-            Phase::Shadows => (w.shadow)(&lang.int(p.shadow as u64), model(p.variant)),
-            Phase::Attack => w.attacking.to_string(),
-            Phase::Done => w.done.to_string(),
-        },
-        Doing::Board(b, n) => {
-            let text = if b.finished {
-                w.done.to_string()
-            } else {
-                let mut parts = Vec::new();
-                if !b.training.is_empty() {
-                    let names: Vec<&str> =
-                        b.training.iter().map(|&v| model_name(v, lang)).collect();
-                    parts.push((w.training)(&names.join(w.and)));
-                }
-                if let Some(c) = b.shadows {
-                    parts.push((w.shadows)(&ShadowsSaid {
-                        done: lang.int(c.done as u64),
-                        all: lang.int(c.all as u64),
-                        per_model: lang.int(c.per_model as u64),
-                        running: lang.int(c.running as u64),
-                    }));
-                }
-                if b.attacking {
-                    parts.push(w.attacking.to_string());
-                }
-                if parts.is_empty() { w.waiting.to_string() } else { parts.join("; ") }
-            };
-            format!("{text} {}", (w.workers)(&lang.int(*n as u64)))
-        }
+        Doing::Done => lang.texts().status.doing.done.to_string(),
+        Doing::Board(b, workers) => run::doing(lang, b, *workers),
     }
-}
-
-/// A run's wall time by phase, in words (the core's `PhaseTimes::describe`, in the page's language).
-pub fn phases(lang: Lang, t: &PhaseTimes) -> String {
-    let w = &lang.texts().status.doing;
-    let shadows = if t.shadows_alongside() {
-        w.shadows_alongside.to_string()
-    } else {
-        (w.shadows_s)(&lang.num(t.shadows_s, 1))
-    };
-    (w.phases)(&lang.num(t.targets_s, 1), &shadows, &lang.num(t.attack_s, 1))
 }
 
 /// What a screen reader announces of the progress: each change of phase and every quarter of the
@@ -179,7 +128,7 @@ fn AutoRunAsk(ui: Ui) -> impl IntoView {
     view! {
         <Show when=move || ui.ask.with(Option::is_some)>
             <div id="autorun-ask" class="ask" role="alertdialog" aria-label=ui.tr(|t| t.status.progress.ask_label)>
-                <p>{move || ui.ask.get().map(|why| crate::notice_text::ask(ui.lang.get(), &why)).unwrap_or_default()}</p>
+                <p>{move || ui.ask.get().map(|why| spotlight_i18n::say::notice::ask(ui.lang.get(), &why)).unwrap_or_default()}</p>
                 <button id="autorun-start" on:click=move |_| session::start(ui)>{ui.tr(|t| t.status.progress.start_it)}</button>
                 <button id="autorun-dismiss" on:click=move |_| ui.ask.set(None)>{ui.tr(|t| t.status.progress.not_now)}</button>
             </div>
@@ -193,7 +142,7 @@ fn ModelErrors(ui: Ui) -> impl IntoView {
     // Once per report or language, for the list and for whether to show it.
     let failures = Memo::new(move |_| {
         let lang = ui.lang.get();
-        ui.report.with(|r| r.as_ref().map(|r| failures(lang, r)).unwrap_or_default())
+        ui.report.with(|r| r.as_ref().map(|r| run::failures(lang, r)).unwrap_or_default())
     });
     view! {
         <Show when=move || failures.with(|f| !f.is_empty())>
@@ -203,22 +152,6 @@ fn ModelErrors(ui: Ui) -> impl IntoView {
             </div>
         </Show>
     }
-}
-
-/// Each model's error, and each failed attack's (the core's `Report::failures`, in the page's language).
-fn failures(lang: Lang, r: &Report) -> Vec<String> {
-    let s = &lang.texts().status;
-    let mut out = Vec::new();
-    for run in &r.runs {
-        let name = model_name(r.variant(run), lang);
-        if let Some(e) = &run.error {
-            out.push(format!("{name}: {}", run_error(s, e)));
-        }
-        if let Some(e) = &run.attack_error {
-            out.push(format!("{name} ({}): {}", s.progress.attack, run_error(s, e)));
-        }
-    }
-    out
 }
 
 /// The report as JSON and the curves as CSV, once there is a report.

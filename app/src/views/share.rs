@@ -55,11 +55,11 @@ pub fn ShareLink(ui: Ui) -> impl IntoView {
 #[component]
 pub fn CourseLink(ui: Ui) -> impl IntoView {
     let parts = course::parts();
-    let shown = RwSignal::new(parts.iter().map(|(p, _)| !ui.hides(p)).collect::<Vec<bool>>());
+    let shown = RwSignal::new(parts.iter().map(|p| !ui.hides(p)).collect::<Vec<bool>>());
     let tour = RwSignal::new(0usize);
     let course = move || {
         let hidden =
-            course::parts().into_iter().zip(shown.get()).filter(|(_, s)| !s).map(|((p, _), _)| p);
+            course::parts().into_iter().zip(shown.get()).filter(|(_, s)| !s).map(|(p, _)| p);
         Course::new(hidden, (tour.get() > 0).then(|| tour.get()))
             .with_lang(Some(ui.lang.get().code()))
     };
@@ -69,8 +69,8 @@ pub fn CourseLink(ui: Ui) -> impl IntoView {
     let boxes = parts
         .into_iter()
         .enumerate()
-        .map(|(i, (part, english))| {
-            let label = move || ui.t().fields.part(part).unwrap_or(english);
+        .map(|(i, part)| {
+            let label = move || ui.t().fields.part(part).unwrap_or(part);
             view! {
                 <label class="toggle">
                     <input type="checkbox" name=format!("show-{part}") prop:checked=move || shown.with(|s| s[i])

@@ -10,7 +10,7 @@ use spotlight_core::bench::{self, WARMUP};
 use spotlight_core::config::DatasetName;
 use spotlight_core::threads;
 
-use crate::{Fail, load_dataset, parse_backend};
+use crate::{Fail, load_dataset, model_name, parse_backend};
 
 /// `spotlight bench`'s arguments.
 #[derive(clap::Args)]
@@ -243,7 +243,7 @@ pub fn cmd_bench(args: BenchArgs) -> Result<(), Fail> {
                 println!(
                     "{:<8} {:<6} {:>6} {:>14.0} {:>16} {:>8}",
                     backend.as_str(),
-                    spotlight_core::Variant::unregularized(bn).label(),
+                    model_name(spotlight_core::Variant::unregularized(bn)),
                     batch,
                     ours,
                     t.map_or("—".into(), |t| format!("{t:.0}")),

@@ -9,10 +9,13 @@ use std::time::Instant;
 use spotlight_core::backend::{BackendName, native_device};
 use spotlight_core::config::{DatasetName, OptimizerName};
 use spotlight_core::data::Dataset;
+use spotlight_core::paper::PaperTable;
 use spotlight_core::report::Report;
 use spotlight_core::{Config, jobs, paper, threads};
+use spotlight_i18n::Lang;
+use spotlight_i18n::paper::ClaimText;
 
-use crate::{Fail, PaperArgs, Shard, load_dataset, write_atomic};
+use crate::{Fail, PaperArgs, Shard, load_dataset, model_name, write_atomic};
 
 pub fn cmd_paper(args: PaperArgs) -> Result<(), Fail> {
     let PaperArgs {
@@ -164,7 +167,7 @@ fn write_reports(
                     if let Some(e) = &run.error {
                         out.diverged.push(format!(
                             "{} (noise {:.0}%, seed {}): {e}",
-                            r.variant(run).label(),
+                            model_name(r.variant(run)),
                             100.0 * config.label_noise,
                             config.seed
                         ));
@@ -266,7 +269,7 @@ fn run_jobs(
                 clock.elapsed().as_secs_f64()
             }))
         })
-        .map_err(|e| Fail(1, format!("{}: {e}", job.describe())))?;
+        .map_err(|e| Fail(1, format!("{}: {e}", describe(job))))?;
         write_atomic(
             &job_path(store, &result.key),
             &serde_json::to_string(&result).expect("serializable"),
@@ -276,12 +279,23 @@ fn run_jobs(
                 "  [{}/{}] {} ({:.1} s)",
                 k + 1,
                 todo.len(),
-                job.describe(),
+                describe(job),
                 t.elapsed().as_secs_f64()
             );
         }
     }
     Ok(())
+}
+
+/// A job in a few words ("target BN, noise 5%, seed 2").
+fn describe(job: &jobs::Job) -> String {
+    let c = &job.config;
+    let name = |v: usize| model_name(c.variants()[v]);
+    let what = match job.role {
+        jobs::Role::Target { variant } => format!("target {}", name(variant)),
+        jobs::Role::Shadow { variant, k } => format!("shadow {} of {}", k + 1, name(variant)),
+    };
+    format!("{what}, noise {:.0}%, seed {}", 100.0 * c.label_noise, c.seed)
 }
 
 fn needs_other(c: &Config) -> bool {
@@ -309,11 +323,11 @@ fn merge_grid(
     }
     let table = paper::claims(&reports);
     println!("\nThe paper's directions, on our runs ({} size):\n", size.name());
-    print!("{}", table.to_text());
+    print!("{}", claims_text(&table));
     let json = serde_json::json!({ "size": size.name(), "table": table });
     let json_path = out_dir.join("paper-report.json");
     write_atomic(&json_path, &serde_json::to_string_pretty(&json).expect("serializable"))?;
-    write_atomic(&out_dir.join("paper-table.md"), &table.to_markdown())?;
+    write_atomic(&out_dir.join("paper-table.md"), &claims_markdown(&table))?;
     let svg_path = out_dir.join("paper-memorization.svg");
     // The Adam arm's flipped-label runs (not the SGD arm's, not the regularizer's).
     let noisy: Vec<&Report> = reports
@@ -325,12 +339,9 @@ fn merge_grid(
         })
         .collect();
     let title = "Memorization: accuracy on flipped labels (thick), clean and test";
-    write_atomic(
-        &svg_path,
-        &spotlight_plots::accuracy_curves(&noisy, title, spotlight_plots::Lang::En),
-    )?;
+    write_atomic(&svg_path, &spotlight_plots::accuracy_curves(&noisy, title, Lang::En))?;
     let trade_path = out_dir.join("paper-tradeoff.svg");
-    write_atomic(&trade_path, &spotlight_plots::tradeoff_chart(&table, spotlight_plots::Lang::En))?;
+    write_atomic(&trade_path, &spotlight_plots::tradeoff_chart(&table, Lang::En))?;
     println!(
         "\nwall time {:.1} s; wrote {}, paper-table.md, {}, {} and {} reports in {}",
         started.elapsed().as_secs_f64(),
@@ -344,4 +355,84 @@ fn merge_grid(
         return Err(Fail(1, format!("models diverged:\n  {}", diverged.join("\n  "))));
     }
     Ok(())
+}
+
+/// The claims as a Markdown table (the README's): each claim, its tested numbers (mean ± sd over
+/// the seeds that have them) and the verdict. The paper's words and the caveats are in
+/// [`claims_text`] and the app's panel. The claims' words are spotlight-i18n's English.
+fn claims_markdown(table: &PaperTable) -> String {
+    let t = &Lang::En.texts().paper;
+    let mut s = String::from("| claim | tested: mean ± sd over seeds | verdict |\n|---|---|---|\n");
+    let cell = |x: &str| x.replace('|', "\\|");
+    for r in &table.rows {
+        let ours: Vec<String> = r
+            .tests
+            .iter()
+            .filter_map(|x| r.numbers.iter().find(|n| n.name == x.name))
+            .map(|n| format!("{} {:+.2} ± {:.2}", n.name, n.mean, n.sd))
+            .collect();
+        s.push_str(&format!(
+            "| ({}) {} | {} | **{}** ({}/{}) |\n",
+            r.id,
+            cell(words(t, r.id).claim),
+            cell(&ours.join("; ")),
+            t.outcome(r.outcome),
+            r.seeds_held,
+            r.seeds_checked,
+        ));
+    }
+    s
+}
+
+/// The table as text, one claim a block.
+fn claims_text(table: &PaperTable) -> String {
+    let t = &Lang::En.texts().paper;
+    let mut s = format!("seeds: {:?} (numbers: mean ± sd over seeds)\n", table.seeds);
+    for r in &table.rows {
+        let w = words(t, r.id);
+        s.push_str(&format!(
+            "({}) {}\n    paper: {}\n    ours:  {}\n    tests: {}\n    → {} ({}/{} seeds); {}\n",
+            r.id,
+            w.claim,
+            w.paper,
+            r.ours(),
+            r.tests
+                .iter()
+                .map(|x| format!("{} > {}: {}", x.name, x.bar, t.outcome(x.outcome)))
+                .collect::<Vec<_>>()
+                .join("; "),
+            t.outcome(r.outcome),
+            r.seeds_held,
+            r.seeds_checked,
+            w.caveat
+        ));
+    }
+    if !table.tradeoff.is_empty() {
+        s.push_str(&format!(
+            "λ sweep at {:.0}% (BN, regularizer {}):\n",
+            100.0 * paper::REG_NOISE,
+            Config::default().reg_kind.name()
+        ));
+        for p in &table.tradeoff {
+            s.push_str(&format!(
+                "    λ = {:<5} test {:.1} ± {:.1} %, flipped {:.1} ± {:.1} %{}\n",
+                p.lambda,
+                p.test_acc.mean,
+                p.test_acc.sd,
+                p.flipped_acc.mean,
+                p.flipped_acc.sd,
+                p.lira_auc
+                    .as_ref()
+                    .map_or(String::new(), |a| format!(", LiRA AUC {:.3} ± {:.3}", a.mean, a.sd))
+            ));
+        }
+    }
+    s
+}
+
+/// A claim's words by its letter (empty for a letter without texts: the i18n crate's tests check
+/// that every claim has them).
+fn words(t: &spotlight_i18n::paper::Paper, id: char) -> &ClaimText {
+    const NONE: ClaimText = ClaimText { id: ' ', claim: "", paper: "", caveat: "" };
+    t.claim(id).unwrap_or(&NONE)
 }

@@ -10,10 +10,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 use spotlight_core::backend::{BackendName, native_device};
 use spotlight_core::config::DatasetName;
 use spotlight_core::data::Dataset;
+use spotlight_core::experiment_data::ExperimentData;
 use spotlight_core::report::{Report, median};
 use spotlight_core::theory::{self, Optimizer, TheoryConfig};
 use spotlight_core::{Config, link, paper};
-use spotlight_core::{driver, experiment, threads};
+use spotlight_core::{Variant, local, threads};
+use spotlight_i18n::{Lang, say};
 
 mod bench;
 mod grid;
@@ -275,29 +277,42 @@ pub fn run_experiment(
         None
     };
     let (device, name) = native_device(backend).map_err(|e| Fail(1, e))?;
-    let mut exp = experiment::Experiment::new(config, &ds, other.as_ref(), &device, &name)
-        .map_err(|e| Fail(2, e.to_string()))?;
-    let pb = progress_bar(exp.steps_total(), quiet);
+    let data =
+        ExperimentData::build(config, &ds, other.as_ref()).map_err(|e| Fail(2, e.to_string()))?;
+    let pb = progress_bar(0, quiet);
     pb.set_prefix(prefix.to_string());
     let start = Instant::now();
-    threads::on_pool(|| {
-        pollster::block_on(driver::drive(
-            &mut exp,
-            &|| start.elapsed().as_secs_f64(),
+    let clock = || start.elapsed().as_secs_f64();
+    let batch = config.batch_size as f64;
+    let (_, _, report) = threads::on_pool(|| {
+        pollster::block_on(local::run_here(
+            config,
+            &data,
+            &device,
+            &name,
+            &clock,
             &|| false,
-            |_, pace| {
-                pb.set_position(pace.progress.steps_done as u64);
+            |b, _| {
+                let elapsed = clock();
+                let fraction = b.fraction();
+                pb.set_length(b.steps_total() as u64);
+                pb.set_position(b.steps_done() as u64);
                 pb.set_message(format!(
                     "{:.0} samples/s  ETA {:.0} s  {}",
-                    pace.samples_per_s,
-                    pace.eta_s,
-                    pace.progress.describe()
+                    b.steps_done() as f64 * batch / elapsed.max(1e-3),
+                    if fraction > 0.0 { elapsed * (1.0 - fraction) / fraction } else { 0.0 },
+                    say::run::doing(Lang::En, &b.doing(), 0)
                 ));
             },
         ))
     });
     pb.finish_and_clear();
-    Ok(exp.report())
+    Ok(report)
+}
+
+/// A model's name in the CLI's output: the page's, in English ("BN", "no-BN", "BN + γ/σ reg").
+pub fn model_name(v: Variant) -> &'static str {
+    Lang::En.texts().charts.models.of(v)
 }
 
 fn pct(x: Option<f64>) -> String {
@@ -316,7 +331,7 @@ pub fn summary(r: &Report) -> String {
         r.backend
     );
     for run in &r.runs {
-        let name = r.variant(run).label();
+        let name = model_name(r.variant(run));
         s.push_str(&format!("  {name}:\n"));
         if let Some(e) = &run.error {
             s.push_str(&format!("    stopped: {e}\n"));
@@ -373,6 +388,31 @@ pub fn summary(r: &Report) -> String {
                 a.lira_offline.auc,
                 a.loss.auc
             ));
+            if a.non_members >= spotlight_core::attack::TPR_01_MIN_NON_MEMBERS {
+                s.push_str(&format!(
+                    "    TPR@0.1%FPR {:.3}\n",
+                    a.lira_online.tpr_at(0.001).unwrap_or(0.0)
+                ));
+            }
+            // What more shadows buy: the attack redone on the first k of them.
+            if let Some(b) = &a.budget {
+                for (online, name) in [(true, "online"), (false, "offline")] {
+                    for (variance, vname) in [
+                        (spotlight_core::attack::Variance::Global, "fixed"),
+                        (spotlight_core::attack::Variance::PerSample, "per-sample"),
+                    ] {
+                        let pts: Vec<String> = b
+                            .series(online, variance)
+                            .iter()
+                            .map(|p| format!("{}: {:.3}/{:.3}", p.shadows, p.auc, p.tpr_1))
+                            .collect();
+                        s.push_str(&format!(
+                            "    shadows → AUC/TPR@1%, {name} {vname} variance: {}\n",
+                            pts.join("  ")
+                        ));
+                    }
+                }
+            }
         }
         if let Some(e) = &run.attack_error {
             s.push_str(&format!("    attack: {e}\n"));
@@ -421,7 +461,7 @@ fn cmd_run(args: RunArgs) -> Result<(), Fail> {
         started.elapsed().as_secs_f64(),
         out.display()
     );
-    let failed = report.failures();
+    let failed = say::run::failures(Lang::En, &report);
     if !failed.is_empty() {
         return Err(Fail(
             1,

@@ -1,7 +1,7 @@
 //! Where a LeNet training step's time goes on a CPU backend: each layer of the model, forward and
 //! backward, timed alone at the shapes a batch of MNIST gives, in burn's own op, in the
 //! alternatives Spotlight's model can be written with, and in Spotlight's own kernels
-//! (`kernels/`). A minimal reproduction for upstream reports
+//! (spotlight-kernels, `spotlight_core::kernels`). A minimal reproduction for upstream reports
 //! (burn-flex) and the measurement behind the choices in `model.rs`.
 //!
 //! ```text

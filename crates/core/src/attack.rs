@@ -16,6 +16,9 @@
 //! global, as the paper's reference code does for small K (see `global_vars`: within-candidate
 //! variances pooled over candidates, IN and OUT together for a side that has none, e.g. K odd);
 //! means are always per candidate.
+//!
+//! The shadow-count curve ([`budget_curve`]) re-scores the attack with the first k of the trained
+//! shadow models, k = 2..=K, with both variance choices ([`Variance`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -191,33 +194,238 @@ fn erfc(x: f64) -> f64 {
     if x >= 0.0 { r } else { 2.0 - r }
 }
 
+/// How LiRA estimates the variances of a candidate's IN and OUT Gaussians (the means are always
+/// per candidate).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Variance {
+    /// One IN and one OUT variance for all candidates, pooled over candidates (`global_vars`):
+    /// the paper's "fixed variance", what [`lira`] uses below [`GLOBAL_VARIANCE_BELOW`] shadows.
+    Global,
+    /// Each candidate's own sample variance on each side. A side with a single value has none:
+    /// it falls back to the pooled (global) variance of that side.
+    PerSample,
+}
+
+/// The variance choice [`lira`] makes for `shadows` shadow models.
+pub fn variance_for(shadows: usize) -> Variance {
+    if shadows < GLOBAL_VARIANCE_BELOW { Variance::Global } else { Variance::PerSample }
+}
+
 /// LiRA scores, online and offline, of the target's φ values given each candidate's IN and OUT
-/// shadow φ values.
+/// shadow φ values, with the variance choice of [`variance_for`]`(shadows)`.
 pub fn lira(
     target_phi: &[f64],
     phi_in: &[Vec<f64>],
     phi_out: &[Vec<f64>],
     shadows: usize,
 ) -> Result<(Vec<f64>, Vec<f64>), AttackError> {
-    let global = shadows < GLOBAL_VARIANCE_BELOW;
-    let (var_in_g, var_out_g) = global_vars(phi_in, phi_out);
-    let mut online = Vec::with_capacity(target_phi.len());
-    let mut offline = Vec::with_capacity(target_phi.len());
-    for (i, &phi) in target_phi.iter().enumerate() {
-        let (ins, outs) = (&phi_in[i], &phi_out[i]);
-        if ins.is_empty() || outs.is_empty() {
-            return Err(AttackError::NotEnoughShadows { candidate: i });
-        }
-        let (mu_in, mu_out) = (mean(ins), mean(outs));
-        let (var_in, var_out) = if global {
-            (var_in_g, var_out_g)
-        } else {
-            (own_var(ins, var_in_g), own_var(outs, var_out_g))
-        };
-        online.push(log_normal_pdf(phi, mu_in, var_in) - log_normal_pdf(phi, mu_out, var_out));
-        offline.push(log_normal_cdf((phi - mu_out) / var_out.sqrt()));
+    if let Some(candidate) =
+        (0..target_phi.len()).find(|&i| phi_in[i].is_empty() || phi_out[i].is_empty())
+    {
+        return Err(AttackError::NotEnoughShadows { candidate });
     }
-    Ok((online, offline))
+    let (online, offline) = lira_scores(target_phi, phi_in, phi_out, variance_for(shadows));
+    let all = |v: Vec<Option<f64>>| v.into_iter().map(|s| s.expect("checked above")).collect();
+    Ok((all(online), all(offline)))
+}
+
+/// The two Gaussians LiRA fits to one candidate's shadow φ values: the IN and OUT means (its own)
+/// and variances (by the variance choice). Its [`online`](Self::online) and
+/// [`offline`](Self::offline) scores are the attack's, for the target's φ.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Fitted {
+    /// `None` without an IN value.
+    pub mu_in: Option<f64>,
+    pub var_in: f64,
+    pub mu_out: f64,
+    pub var_out: f64,
+}
+
+impl Fitted {
+    /// The online score: log N(φ; μ_in, σ_in²) − log N(φ; μ_out, σ_out²) (`None` without IN).
+    pub fn online(&self, phi: f64) -> Option<f64> {
+        self.mu_in.map(|mu| {
+            log_normal_pdf(phi, mu, self.var_in) - log_normal_pdf(phi, self.mu_out, self.var_out)
+        })
+    }
+
+    /// The offline score: log Φ((φ − μ_out)/σ_out).
+    pub fn offline(&self, phi: f64) -> f64 {
+        log_normal_cdf((phi - self.mu_out) / self.var_out.sqrt())
+    }
+}
+
+/// Candidate `i`'s Gaussians (`None` without an OUT value), given the global variances.
+fn fit(ins: &[f64], outs: &[f64], variance: Variance, global: (f64, f64)) -> Option<Fitted> {
+    if outs.is_empty() {
+        return None;
+    }
+    let (var_in, var_out) = match variance {
+        Variance::Global => global,
+        Variance::PerSample => (own_var(ins, global.0), own_var(outs, global.1)),
+    };
+    Some(Fitted {
+        mu_in: (!ins.is_empty()).then(|| mean(ins)),
+        var_in,
+        mu_out: mean(outs),
+        var_out,
+    })
+}
+
+/// The Gaussians LiRA fitted to the candidates `which`, with the variance choice of
+/// [`variance_for`]`(shadows)`: the attack's own (the page's per-sample view draws them). `None`
+/// for a candidate without an OUT value.
+pub fn fitted(
+    phi_in: &[Vec<f64>],
+    phi_out: &[Vec<f64>],
+    shadows: usize,
+    which: &[usize],
+) -> Vec<Option<Fitted>> {
+    let global = global_vars(phi_in, phi_out);
+    which.iter().map(|&i| fit(&phi_in[i], &phi_out[i], variance_for(shadows), global)).collect()
+}
+
+/// LiRA scores with the variance choice as a parameter, for candidates that may lack IN or OUT
+/// values: online is `None` for a candidate without an IN or an OUT value, offline `None` for one
+/// without an OUT value. The global variances pool every value present, scored or not.
+fn lira_scores(
+    target_phi: &[f64],
+    phi_in: &[Vec<f64>],
+    phi_out: &[Vec<f64>],
+    variance: Variance,
+) -> (Vec<Option<f64>>, Vec<Option<f64>>) {
+    let global = global_vars(phi_in, phi_out);
+    target_phi
+        .iter()
+        .enumerate()
+        .map(|(i, &phi)| match fit(&phi_in[i], &phi_out[i], variance, global) {
+            Some(f) => (f.online(phi), Some(f.offline(phi))),
+            None => (None, None),
+        })
+        .unzip()
+}
+
+/// TPR at 0.1 % FPR is reported only with at least this many non-members (below, 0.1 % of them
+/// is less than one false positive: "too few candidates").
+pub const TPR_01_MIN_NON_MEMBERS: usize = 1000;
+
+/// One point of the shadow-count curve: one attack scored with the first `shadows` shadow models.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BudgetPoint {
+    /// k: the first k shadow models were considered.
+    pub shadows: usize,
+    /// How many of those k did not diverge (only those give φ values).
+    pub used: usize,
+    /// Candidates scored: those with an IN and an OUT value (online) or an OUT value (offline)
+    /// among the `used` shadows. The ROC is over these.
+    pub scored: usize,
+    pub auc: f64,
+    /// TPR at 1 % FPR.
+    pub tpr_1: f64,
+    /// TPR at 0.1 % FPR; `None` with fewer than [`TPR_01_MIN_NON_MEMBERS`] scored non-members.
+    pub tpr_01: Option<f64>,
+}
+
+/// The shadow-count curve ("the attack's budget"): LiRA's AUC and low-FPR TPR as the number of
+/// shadow models grows from 2 to K, one series per attack (online / offline) and variance choice.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BudgetCurve {
+    pub online_global: Vec<BudgetPoint>,
+    pub online_per_sample: Vec<BudgetPoint>,
+    pub offline_global: Vec<BudgetPoint>,
+    pub offline_per_sample: Vec<BudgetPoint>,
+}
+
+impl BudgetCurve {
+    /// One series.
+    pub fn series(&self, online: bool, variance: Variance) -> &[BudgetPoint] {
+        match (online, variance) {
+            (true, Variance::Global) => &self.online_global,
+            (true, Variance::PerSample) => &self.online_per_sample,
+            (false, Variance::Global) => &self.offline_global,
+            (false, Variance::PerSample) => &self.offline_per_sample,
+        }
+    }
+}
+
+/// The shadow-count curve, from the shadow models already trained (nothing is trained): for each
+/// k in 2..=K (K = `shadow_phi.len()`), the first k shadows — less those that diverged (`None`) —
+/// give each candidate its IN and OUT φ values (IN where `keep[k][i]`), and online and offline
+/// LiRA are scored with global and with per-sample variances (both, whatever K; see [`Variance`]:
+/// per-sample falls back to the side's pooled variance where a candidate has a single value on
+/// that side). With a subset some candidates lack an IN or an OUT value: online LiRA scores only
+/// candidates with both, offline those with an OUT value; each point says how many it scored.
+/// Members and non-members are by `is_member`, over the scored candidates. A point whose scored
+/// candidates lack members or non-members (e.g. a single usable shadow, online) is left out, so a
+/// series may have fewer than K − 1 points when shadows diverged.
+pub fn budget_curve(
+    target_phi: &[f64],
+    shadow_phi: &[Option<Vec<f64>>],
+    keep: &[Vec<bool>],
+    is_member: &[bool],
+) -> BudgetCurve {
+    let n = target_phi.len();
+    assert_eq!(is_member.len(), n, "is_member and target φ disagree");
+    assert!(keep.len() >= shadow_phi.len(), "keep has fewer shadows than shadow φ");
+    let mut curve = BudgetCurve {
+        online_global: Vec::new(),
+        online_per_sample: Vec::new(),
+        offline_global: Vec::new(),
+        offline_per_sample: Vec::new(),
+    };
+    let mut phi_in = vec![Vec::new(); n];
+    let mut phi_out = vec![Vec::new(); n];
+    let mut used = 0;
+    for (k, phi) in shadow_phi.iter().enumerate() {
+        if let Some(phi) = phi {
+            assert_eq!(phi.len(), n, "shadow {k}'s φ and target φ disagree");
+            assert_eq!(keep[k].len(), n, "keep[{k}] and target φ disagree");
+            for (i, &v) in phi.iter().enumerate() {
+                if keep[k][i] { phi_in[i].push(v) } else { phi_out[i].push(v) }
+            }
+            used += 1;
+        }
+        let shadows = k + 1;
+        if shadows < 2 {
+            continue;
+        }
+        for variance in [Variance::Global, Variance::PerSample] {
+            let (online, offline) = lira_scores(target_phi, &phi_in, &phi_out, variance);
+            for (scores, is_online) in [(online, true), (offline, false)] {
+                let Some(point) = budget_point(&scores, is_member, shadows, used) else { continue };
+                match (is_online, variance) {
+                    (true, Variance::Global) => curve.online_global.push(point),
+                    (true, Variance::PerSample) => curve.online_per_sample.push(point),
+                    (false, Variance::Global) => curve.offline_global.push(point),
+                    (false, Variance::PerSample) => curve.offline_per_sample.push(point),
+                }
+            }
+        }
+    }
+    curve
+}
+
+fn budget_point(
+    scores: &[Option<f64>],
+    is_member: &[bool],
+    shadows: usize,
+    used: usize,
+) -> Option<BudgetPoint> {
+    let (mut m, mut o) = (Vec::new(), Vec::new());
+    for (s, &member) in scores.iter().zip(is_member) {
+        if let Some(s) = *s {
+            if member { m.push(s) } else { o.push(s) }
+        }
+    }
+    let r = roc(&m, &o).ok()?;
+    Some(BudgetPoint {
+        shadows,
+        used,
+        scored: m.len() + o.len(),
+        auc: r.auc,
+        tpr_1: r.tpr_at(0.01)?,
+        tpr_01: if o.len() >= TPR_01_MIN_NON_MEMBERS { r.tpr_at(0.001) } else { None },
+    })
 }
 
 /// One attack's ROC and summary numbers. Higher scores mean "member".
@@ -504,5 +712,194 @@ mod tests {
         // Offline is monotone in φ here too (equal variances), so it is just as good.
         assert!((a_off - analytical).abs() < 0.025, "offline AUC {a_off}");
         assert!(lira(&[0.0], &[vec![]], &[vec![0.0]], 2).is_err());
+    }
+
+    /// A synthetic LiRA setting: candidate i has a difficulty d_i ~ N(0, 1); a shadow's φ is
+    /// d_i + `signal` if it trains on i, plus N(0, `noise`²); the target's likewise for members
+    /// (every other candidate). Returns (target φ, shadow φ, keep, is_member).
+    #[allow(clippy::type_complexity)]
+    fn synthetic(
+        n: usize,
+        shadows: usize,
+        signal: f64,
+        noise: f64,
+        seed: u64,
+    ) -> (Vec<f64>, Vec<Option<Vec<f64>>>, Vec<Vec<bool>>, Vec<bool>) {
+        let mut rng = Rng::new(seed);
+        let keep = shadow_membership(n, shadows, seed);
+        let difficulty: Vec<f64> = (0..n).map(|_| rng.normal()).collect();
+        let is_member: Vec<bool> = (0..n).map(|i| i % 2 == 0).collect();
+        let mut phi = |i: usize, trained: bool| {
+            difficulty[i] + if trained { signal } else { 0.0 } + noise * rng.normal()
+        };
+        let target = (0..n).map(|i| phi(i, is_member[i])).collect();
+        let shadow_phi =
+            keep.iter().map(|kp| Some((0..n).map(|i| phi(i, kp[i])).collect())).collect();
+        (target, shadow_phi, keep, is_member)
+    }
+
+    /// The full attack as `experiment::attack_report` computes it, with `shadows` passed to
+    /// [`lira`]: (online, offline) ROCs.
+    fn full_attack(
+        target: &[f64],
+        shadow_phi: &[Option<Vec<f64>>],
+        keep: &[Vec<bool>],
+        is_member: &[bool],
+        shadows: usize,
+    ) -> (Roc, Roc) {
+        let n = target.len();
+        let (mut phi_in, mut phi_out) = (vec![Vec::new(); n], vec![Vec::new(); n]);
+        for (k, phi) in shadow_phi.iter().enumerate() {
+            let Some(phi) = phi else { continue };
+            for (i, &v) in phi.iter().enumerate() {
+                if keep[k][i] { phi_in[i].push(v) } else { phi_out[i].push(v) }
+            }
+        }
+        let (online, offline) = lira(target, &phi_in, &phi_out, shadows).unwrap();
+        let split = |s: &[f64]| {
+            let m: Vec<f64> = (0..n).filter(|&i| is_member[i]).map(|i| s[i]).collect();
+            let o: Vec<f64> = (0..n).filter(|&i| !is_member[i]).map(|i| s[i]).collect();
+            roc(&m, &o).unwrap()
+        };
+        (split(&online), split(&offline))
+    }
+
+    fn same_point(p: &BudgetPoint, r: &Roc, n: usize) {
+        assert_eq!(p.scored, n);
+        assert!(near(p.auc, r.auc), "{} vs {}", p.auc, r.auc);
+        assert!(near(p.tpr_1, r.tpr_at(0.01).unwrap()), "{} vs {:?}", p.tpr_1, r.tpr_at(0.01));
+    }
+
+    #[test]
+    fn budget_curve_at_k_equals_the_full_attack() {
+        for shadows in [4, 6] {
+            let n = 300;
+            let (target, shadow_phi, keep, member) =
+                synthetic(n, shadows, 0.7, 1.0, shadows as u64);
+            let curve = budget_curve(&target, &shadow_phi, &keep, &member);
+            // The choice `lira` makes for K (global here), and per-sample (what `lira` does from
+            // GLOBAL_VARIANCE_BELOW shadows on).
+            assert_eq!(variance_for(shadows), Variance::Global);
+            for (variance, as_if) in
+                [(variance_for(shadows), shadows), (Variance::PerSample, GLOBAL_VARIANCE_BELOW)]
+            {
+                let (on, off) = full_attack(&target, &shadow_phi, &keep, &member, as_if);
+                let last = |online| curve.series(online, variance).last().unwrap();
+                assert_eq!(last(true).shadows, shadows);
+                same_point(last(true), &on, n);
+                same_point(last(false), &off, n);
+            }
+            // The two variance choices are different attacks.
+            assert!(
+                curve.online_global.last().unwrap().auc
+                    != curve.online_per_sample.last().unwrap().auc
+            );
+        }
+    }
+
+    #[test]
+    fn budget_curve_has_one_point_per_k_and_a_strong_signal_shows() {
+        let shadows = 6;
+        let (target, shadow_phi, keep, member) = synthetic(400, shadows, 3.0, 0.3, 11);
+        let curve = budget_curve(&target, &shadow_phi, &keep, &member);
+        for series in [
+            &curve.online_global,
+            &curve.online_per_sample,
+            &curve.offline_global,
+            &curve.offline_per_sample,
+        ] {
+            let ks: Vec<usize> = series.iter().map(|p| p.shadows).collect();
+            assert_eq!(ks, (2..=shadows).collect::<Vec<_>>());
+            assert!(series.iter().all(|p| p.used == p.shadows));
+            let last = series.last().unwrap();
+            assert!(last.auc > 0.9, "{last:?}");
+            assert_eq!(last.scored, 400);
+        }
+    }
+
+    #[test]
+    fn budget_curve_scores_only_candidates_with_the_values_it_needs() {
+        let n = 300;
+        let (target, shadow_phi, keep, member) = synthetic(n, 4, 0.7, 1.0, 3);
+        let curve = budget_curve(&target, &shadow_phi, &keep, &member);
+        // k = 2: online needs one IN and one OUT among shadows 0 and 1, offline one OUT.
+        let both = (0..n).filter(|&i| keep[0][i] != keep[1][i]).count();
+        let some_out = (0..n).filter(|&i| !(keep[0][i] && keep[1][i])).count();
+        assert!(both < some_out && some_out < n, "{both} {some_out}");
+        for v in [Variance::Global, Variance::PerSample] {
+            assert_eq!(curve.series(true, v)[0].scored, both);
+            assert_eq!(curve.series(false, v)[0].scored, some_out);
+            // k = 3: each candidate is IN for 2 of 4; only those IN for 0, 1, 2 (none) or OUT
+            // for all three lack a side.
+            let k3 = (0..n).filter(|&i| (0..3).any(|k| keep[k][i]) && (0..3).any(|k| !keep[k][i]));
+            assert_eq!(curve.series(true, v)[1].scored, k3.count());
+        }
+        // The k = 2 online points are the ROC of exactly those candidates' scores.
+        let (mut phi_in, mut phi_out) = (vec![Vec::new(); n], vec![Vec::new(); n]);
+        for k in 0..2 {
+            for i in 0..n {
+                let v = shadow_phi[k].as_ref().unwrap()[i];
+                if keep[k][i] { phi_in[i].push(v) } else { phi_out[i].push(v) }
+            }
+        }
+        let (online, _) = lira_scores(&target, &phi_in, &phi_out, Variance::Global);
+        let m: Vec<f64> = (0..n).filter(|&i| member[i]).filter_map(|i| online[i]).collect();
+        let o: Vec<f64> = (0..n).filter(|&i| !member[i]).filter_map(|i| online[i]).collect();
+        assert_eq!(m.len() + o.len(), both);
+        assert!(near(curve.online_global[0].auc, roc(&m, &o).unwrap().auc));
+    }
+
+    #[test]
+    fn budget_curve_skips_diverged_shadows() {
+        let n = 300;
+        let (target, mut shadow_phi, keep, member) = synthetic(n, 6, 0.7, 1.0, 9);
+        let whole = budget_curve(&target, &shadow_phi, &keep, &member);
+        shadow_phi[2] = None;
+        let curve = budget_curve(&target, &shadow_phi, &keep, &member);
+        for v in [Variance::Global, Variance::PerSample] {
+            for online in [true, false] {
+                let (s, w) = (curve.series(online, v), whole.series(online, v));
+                assert_eq!(s.len(), 5);
+                // k = 2 is untouched; k = 3 adds nothing (shadow 2 diverged): the same attack.
+                assert_eq!(s[0], w[0]);
+                assert_eq!(s[1], BudgetPoint { shadows: 3, ..s[0].clone() });
+                assert_eq!(s[4].used, 5);
+                assert!(s[4] != w[4]);
+            }
+        }
+        // At K it is the full attack, which skips the diverged shadow too.
+        let (on, off) = full_attack(&target, &shadow_phi, &keep, &member, 6);
+        same_point(curve.online_global.last().unwrap(), &on, n);
+        same_point(curve.offline_global.last().unwrap(), &off, n);
+        // One usable shadow: nothing has both IN and OUT, online has no points; offline scores
+        // the candidates that shadow leaves out.
+        let only_first: Vec<Option<Vec<f64>>> = shadow_phi
+            .iter()
+            .enumerate()
+            .map(|(k, p)| if k == 0 { p.clone() } else { None })
+            .collect();
+        let curve = budget_curve(&target, &only_first, &keep, &member);
+        assert!(curve.online_global.is_empty() && curve.online_per_sample.is_empty());
+        assert_eq!(curve.offline_global.len(), 5);
+        let outs = (0..n).filter(|&i| !keep[0][i]).count();
+        assert!(curve.offline_global.iter().all(|p| p.used == 1 && p.scored == outs));
+    }
+
+    #[test]
+    fn tpr_at_a_tenth_of_a_percent_needs_a_thousand_non_members() {
+        // K = 2: the two shadows are complementary, every candidate is scored.
+        for (non_members, some) in [(999, false), (1000, true)] {
+            let n = 1000 + non_members;
+            let (target, shadow_phi, keep, _) = synthetic(n, 2, 1.0, 1.0, 4);
+            let member: Vec<bool> = (0..n).map(|i| i < 1000).collect();
+            let curve = budget_curve(&target, &shadow_phi, &keep, &member);
+            for v in [Variance::Global, Variance::PerSample] {
+                for online in [true, false] {
+                    let p = &curve.series(online, v)[0];
+                    assert_eq!(p.scored, n);
+                    assert_eq!(p.tpr_01.is_some(), some, "{p:?}");
+                }
+            }
+        }
     }
 }

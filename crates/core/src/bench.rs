@@ -10,7 +10,6 @@ use burn::tensor::Device;
 use crate::Variant;
 use crate::config::{Config, DatasetName};
 use crate::data::Dataset;
-use crate::experiment::Phase;
 use crate::experiment_data::{DeviceData, ExperimentData};
 use crate::report::RunError;
 use crate::train::Trainer;
@@ -35,11 +34,6 @@ pub struct Throughput {
 }
 
 impl Throughput {
-    /// "BN" or "no-BN".
-    pub fn model(&self) -> &'static str {
-        Variant::unregularized(self.batch_norm).label()
-    }
-
     /// Seconds one full MNIST epoch (60,000 images) would take at this rate.
     pub fn mnist_epoch_s(&self) -> f64 {
         MNIST_EPOCH as f64 / self.samples_per_s
@@ -141,66 +135,11 @@ pub struct PhaseTimes {
 }
 
 impl PhaseTimes {
-    /// The phases in words: "training 7.6 s, shadow models 3.1 s, attack 0.1 s". Where parallel
-    /// workers finished every shadow model before the last target model, the shadow models added
-    /// no wall time, and it says so rather than "0.0 s".
-    pub fn describe(&self) -> String {
-        let shadows = if self.shadows_alongside() {
-            "shadow models alongside".to_string()
-        } else {
-            format!("shadow models {:.1} s", self.shadows_s)
-        };
-        format!("training {:.1} s, {shadows}, attack {:.1} s", self.targets_s, self.attack_s)
-    }
-
     /// Whether the shadow models added no wall time of their own (parallel workers finished them
-    /// before the last target model): [`describe`](Self::describe) then says "alongside".
+    /// before the last target model): the phases in words then say "alongside"
+    /// (`spotlight_i18n::say::run::phases`).
     pub fn shadows_alongside(&self) -> bool {
         self.shadows_s < 0.05
-    }
-}
-
-/// Splits an experiment's wall time by phase: feed it the phase the experiment is in after each
-/// [`Experiment::advance`](crate::experiment::Experiment::advance), with the clock's time.
-#[derive(Clone, Debug)]
-pub struct PhaseTimer {
-    start: f64,
-    phase: Phase,
-    since: f64,
-    times: PhaseTimes,
-}
-
-impl PhaseTimer {
-    pub fn new(now: f64) -> Self {
-        Self { start: now, phase: Phase::Targets, since: now, times: PhaseTimes::default() }
-    }
-
-    /// Notes that, at `now`, the experiment is in `phase` (the time since the last change is
-    /// charged to the phase before it).
-    pub fn observe(&mut self, phase: Phase, now: f64) {
-        if phase != self.phase {
-            self.charge(now);
-            self.phase = phase;
-        }
-        self.times.total_s = now - self.start;
-    }
-
-    fn charge(&mut self, now: f64) {
-        let dt = now - self.since;
-        match self.phase {
-            Phase::Targets => self.times.targets_s += dt,
-            Phase::Shadows => self.times.shadows_s += dt,
-            Phase::Attack | Phase::Done => self.times.attack_s += dt,
-        }
-        self.since = now;
-    }
-
-    /// The times so far (the running phase charged up to `now`).
-    pub fn times(&self, now: f64) -> PhaseTimes {
-        let mut t = self.clone();
-        t.charge(now);
-        t.times.total_s = now - self.start;
-        t.times
     }
 }
 
@@ -238,40 +177,6 @@ impl BenchReport {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn phase_timer_charges_each_phase() {
-        let mut t = PhaseTimer::new(10.0);
-        t.observe(Phase::Targets, 12.0);
-        t.observe(Phase::Targets, 15.0);
-        t.observe(Phase::Shadows, 16.0); // targets ran 10 → 16
-        t.observe(Phase::Attack, 20.0); // shadows 16 → 20
-        t.observe(Phase::Done, 20.5); // attack 20 → 20.5, and after it up to the reading
-        let times = t.times(21.0);
-        assert_eq!(times.targets_s, 6.0);
-        assert_eq!(times.shadows_s, 4.0);
-        assert_eq!(times.attack_s, 1.0);
-        assert_eq!(times.total_s, 11.0);
-        assert_eq!(times.targets_s + times.shadows_s + times.attack_s, times.total_s);
-    }
-
-    #[test]
-    fn phases_in_words() {
-        let t = PhaseTimes { targets_s: 7.62, shadows_s: 3.05, attack_s: 0.1, total_s: 10.77 };
-        assert_eq!(t.describe(), "training 7.6 s, shadow models 3.0 s, attack 0.1 s");
-        // Workers that finished the shadow models while a target still trained.
-        let t = PhaseTimes { shadows_s: 0.0, ..t };
-        assert_eq!(t.describe(), "training 7.6 s, shadow models alongside, attack 0.1 s");
-    }
-
-    #[test]
-    fn a_running_phase_is_charged_up_to_now() {
-        let mut t = PhaseTimer::new(0.0);
-        t.observe(Phase::Targets, 1.0);
-        let times = t.times(3.0);
-        assert_eq!(times.targets_s, 3.0);
-        assert_eq!(times.total_s, 3.0);
-    }
 
     #[test]
     fn throughput_config_fits_its_steps() {

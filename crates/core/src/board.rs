@@ -1,11 +1,11 @@
-//! An experiment's jobs ([`crate::jobs`]) spread over parallel workers: which task a free worker
-//! takes next, what the running jobs have measured so far, and the [`Report`] — the same one the
-//! steppable [`Experiment`](crate::experiment::Experiment) gives for the same config. The page's
-//! Web Workers run the tasks; the host holds a `Board` and feeds it their messages.
+//! An experiment's jobs ([`crate::jobs`]) spread over workers: which task a free worker takes
+//! next, what the running jobs have measured so far, and the [`Report`] — the same for the same
+//! config however the tasks ran. The page's Web Workers run the tasks (the host holds a `Board` and
+//! feeds it their messages), or [`crate::local`] runs them on its own thread, in turns.
 //!
 //! Order: the target models first (each its own worker, side by side), then the shadow models as
 //! workers come free, then each model's attack once its target and all its shadows are done. The
-//! shadows of a target that failed are not started, and it is not attacked (as in `Experiment`).
+//! shadows of a target that failed are not started, and it is not attacked.
 
 use crate::bench::PhaseTimes;
 use crate::experiment::shadow_keep;
@@ -202,10 +202,14 @@ impl Board {
         self.steps_done.iter().sum()
     }
 
+    /// Training steps in all (every job's).
+    pub fn steps_total(&self) -> usize {
+        self.steps_total.iter().sum()
+    }
+
     /// Share of the training steps done, 0 to 1.
     pub fn fraction(&self) -> f64 {
-        let total: usize = self.steps_total.iter().sum();
-        self.steps_done() as f64 / total.max(1) as f64
+        self.steps_done() as f64 / self.steps_total().max(1) as f64
     }
 
     /// The report of what has been measured so far (complete once [`finished`](Self::finished)).

@@ -42,25 +42,6 @@ impl DatasetName {
         Ok(d)
     }
 
-    /// What each class is, by its number.
-    pub fn class_names(self) -> [&'static str; 10] {
-        match self {
-            Self::Mnist => ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"],
-            Self::Fashion => [
-                "T-shirt/top",
-                "trouser",
-                "pullover",
-                "dress",
-                "coat",
-                "sandal",
-                "shirt",
-                "sneaker",
-                "bag",
-                "ankle boot",
-            ],
-        }
-    }
-
     /// The other dataset, used as the OOD source with [`OodSourceName::Other`].
     pub fn other(self) -> Self {
         match self {
@@ -339,15 +320,6 @@ impl Variant {
         self != Self::Plain
     }
 
-    /// Its name for a reader: "BN + γ/σ reg", "BN" or "no-BN".
-    pub fn label(self) -> &'static str {
-        match self {
-            Self::BnReg => "BN + γ/σ reg",
-            Self::Bn => "BN",
-            Self::Plain => "no-BN",
-        }
-    }
-
     /// Its name in a CSV column: "bn+reg", "bn" or "no-bn".
     pub fn key(self) -> &'static str {
         match self {
@@ -621,7 +593,6 @@ mod tests {
         keys.sort_unstable();
         assert_eq!(keys, names, "FIELDS must list Config's serde keys, each exactly once");
         for f in FIELDS {
-            assert!(!f.label.is_empty() && !f.help.is_empty(), "{}", f.name);
             let d = Config::default().get(f.name).expect("every field is a key of Config");
             match f.kind {
                 Kind::Bool => assert!(d.is_boolean(), "{}", f.name),
@@ -634,11 +605,11 @@ mod tests {
                 ),
                 Kind::Choice(options) => {
                     assert!(
-                        options.iter().any(|(v, _)| d == *v),
+                        options.iter().any(|v| d == *v),
                         "{}: default {d} is not a choice",
                         f.name
                     );
-                    for (v, _) in options {
+                    for v in options {
                         let mut c = Config::default();
                         c.set(f.name, serde_json::Value::from(*v))
                             .unwrap_or_else(|e| panic!("{}={v}: {e}", f.name));
@@ -648,11 +619,7 @@ mod tests {
         }
         let reg = field("reg_kind").unwrap();
         let Kind::Choice(options) = reg.kind else { panic!() };
-        assert_eq!(
-            options.iter().map(|o| o.0).collect::<Vec<_>>(),
-            RegKind::ALL.map(RegKind::name),
-            "every RegKind offered"
-        );
+        assert_eq!(options.to_vec(), RegKind::ALL.map(RegKind::name), "every RegKind offered");
     }
 
     #[test]

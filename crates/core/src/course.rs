@@ -10,22 +10,13 @@
 use crate::fields::{BASIC, FIELDS, Kind};
 use crate::read::ReadError;
 
-/// The views a link can hide, with what the page calls them.
-pub const VIEWS: [(&str, &str); 9] = [
-    ("accuracy", "Memorization chart"),
-    ("gradients", "Gradient norms"),
-    ("gamma", "γ/σ per BN layer"),
-    ("attack", "Membership attack"),
-    ("canary", "Be the outlier (the canary)"),
-    ("gallery", "Exposed samples"),
-    ("theory", "Theory lab"),
-    ("paper", "The paper's claims"),
-    ("bench", "Benchmark"),
-];
+/// The views a link can hide, by name (what the page calls them is `spotlight-i18n`'s,
+/// `fields::Parts`).
+pub const VIEWS: [&str; 9] =
+    ["accuracy", "gradients", "gamma", "attack", "canary", "gallery", "theory", "paper", "bench"];
 
 /// The other parts: the preset menu, the share link and the explanation texts.
-pub const EXTRAS: [(&str, &str); 3] =
-    [("preset", "Preset menu"), ("share", "Share link"), ("teach", "Explanations")];
+pub const EXTRAS: [&str; 3] = ["preset", "share", "teach"];
 
 /// The page's languages, by code (their texts are the app's, `spotlight-i18n`).
 pub const LANGS: [&str; 3] = ["en", "es", "pt"];
@@ -36,20 +27,20 @@ pub const TOUR_STEPS: usize = 4;
 /// The part each step of the tour points at: flip labels, watch memorization, the attack, restrain γ/σ.
 pub const TOUR_PARTS: [&str; TOUR_STEPS] = ["label_noise", "accuracy", "attack", "regularizer"];
 
-/// Every part a link can hide, in the page's order, with its label: the controls (the canary's
-/// fields are its view's), then the extras and the views.
-pub fn parts() -> Vec<(&'static str, &'static str)> {
+/// Every part a link can hide, in the page's order: the controls (the canary's fields are its
+/// view's), then the extras and the views.
+pub fn parts() -> Vec<&'static str> {
     FIELDS
         .iter()
         .filter(|f| !matches!(f.kind, Kind::Drawing) && f.name != "canary_label")
-        .map(|f| (f.name, f.label))
+        .map(|f| f.name)
         .chain(EXTRAS)
         .chain(VIEWS)
         .collect()
 }
 
 fn is_part(name: &str) -> bool {
-    parts().iter().any(|&(p, _)| p == name)
+    parts().contains(&name)
 }
 
 /// What a link hides, and where its tour opens.
@@ -84,12 +75,12 @@ impl Course {
 
     /// Hides `part` (nothing when it is not a part's name).
     pub fn hide(&mut self, part: &str) {
-        if let Some(&(p, _)) = parts().iter().find(|(p, _)| *p == part)
+        if let Some(&p) = parts().iter().find(|p| **p == part)
             && !self.hidden.contains(&p)
         {
             self.hidden.push(p);
             let order = parts();
-            self.hidden.sort_by_key(|h| order.iter().position(|(p, _)| p == h));
+            self.hidden.sort_by_key(|h| order.iter().position(|p| p == h));
         }
     }
 
@@ -142,8 +133,7 @@ impl Course {
     pub fn to_query(&self) -> String {
         let mut out = Vec::new();
         if !self.hidden.is_empty() {
-            let shown: Vec<&str> =
-                parts().into_iter().map(|(p, _)| p).filter(|p| !self.hides(p)).collect();
+            let shown: Vec<&str> = parts().into_iter().filter(|p| !self.hides(p)).collect();
             let hidden = self.hidden.join(",");
             out.push(if shown.join(",").len() < hidden.len() {
                 format!("show={}", shown.join(","))
@@ -187,8 +177,8 @@ mod tests {
     #[test]
     fn parts_are_unique_and_named_as_the_link_names_them() {
         let p = parts();
-        for (i, (a, _)) in p.iter().enumerate() {
-            assert!(!p[i + 1..].iter().any(|(b, _)| a == b), "{a} twice");
+        for (i, a) in p.iter().enumerate() {
+            assert!(!p[i + 1..].contains(a), "{a} twice");
             assert!(a.chars().all(|c| c.is_ascii_lowercase() || c == '_'), "{a}");
         }
         assert!(is_part("label_noise") && is_part("accuracy") && is_part("teach"));
@@ -203,7 +193,7 @@ mod tests {
         // Everything but the noise slider and the memorization chart: `show=` is shorter.
         let all = parts();
         let only = Course::new(
-            all.iter().map(|(p, _)| *p).filter(|p| !matches!(*p, "label_noise" | "accuracy")),
+            all.iter().copied().filter(|p| !matches!(*p, "label_noise" | "accuracy")),
             None,
         );
         assert_eq!(only.to_query(), "show=label_noise,accuracy");
@@ -237,9 +227,8 @@ mod tests {
         assert_eq!(Course::new(["attack", "gallery", "canary"], None).trim(&c).epochs, c.epochs);
         assert!(!Course::default().unfolds_advanced(), "a plain page opens with Advanced folded");
         let all = parts();
-        let only = |keep: &[&str]| {
-            Course::new(all.iter().map(|(p, _)| *p).filter(|p| !keep.contains(p)), None)
-        };
+        let only =
+            |keep: &[&str]| Course::new(all.iter().copied().filter(|p| !keep.contains(p)), None);
         assert!(
             !only(&["label_noise", "accuracy"]).unfolds_advanced(),
             "only a basic setting shown"

@@ -3,8 +3,8 @@
 //! [`JobResult`] can be written to its own file as soon as it is done. A grid of experiments can
 //! then be run in any order, in slices on many machines (`spotlight paper --shard I/N`), resumed
 //! after a crash (a finished job is never run again), and merged ([`assemble`]) into the same
-//! [`Report`] the steppable [`Experiment`](crate::experiment::Experiment) gives: the same trainers, the
-//! same seeds and the same [`attack_report`].
+//! [`Report`] a [`Board`](crate::board::Board) makes of them when they run in the page's workers or
+//! here ([`crate::local`]): the same trainers, the same seeds and the same [`attack_report`].
 
 use burn::tensor::Device;
 use serde::{Deserialize, Serialize};
@@ -92,17 +92,6 @@ impl Job {
             }
         }
     }
-
-    /// A short description ("target BN, 5 % noise, seed 2").
-    pub fn describe(&self) -> String {
-        let c = &self.config;
-        let name = |v: usize| c.variants()[v].label();
-        let what = match self.role {
-            Role::Target { variant } => format!("target {}", name(variant)),
-            Role::Shadow { variant, k } => format!("shadow {} of {}", k + 1, name(variant)),
-        };
-        format!("{what}, noise {:.0}%, seed {}", 100.0 * c.label_noise, c.seed)
-    }
 }
 
 /// Every job of one experiment: its targets, then their shadow models.
@@ -153,19 +142,32 @@ pub async fn run_job_on(
     device: &Device,
     backend: &str,
     clock: impl Fn() -> f64,
+    on_progress: impl FnMut(JobProgress),
+) -> Result<JobResult, RunError> {
+    let device_data = DeviceData::new(data, device);
+    run_job_with(job, data, &device_data, backend, clock, on_progress).await
+}
+
+/// [`run_job_on`] with the data already on the device: a host that runs several jobs on one
+/// device ([`crate::local`]) uploads it once.
+pub async fn run_job_with(
+    job: &Job,
+    data: &ExperimentData,
+    device_data: &DeviceData,
+    backend: &str,
+    clock: impl Fn() -> f64,
     mut on_progress: impl FnMut(JobProgress),
 ) -> Result<JobResult, RunError> {
     let started = clock();
     let config = &job.config;
-    let device_data = DeviceData::new(data, device);
     let output = match job.role {
         Role::Target { variant } => {
             let of = config.variants()[variant];
-            let mut t = Trainer::new(config, of, data, &device_data, data.members(), config.seed);
+            let mut t = Trainer::new(config, of, data, device_data, data.members(), config.seed);
             let mut run = ModelRun::new(of);
             match train_target(&mut t, data, &mut run, &mut on_progress).await {
                 Ok(()) => {
-                    let s = pool_scores(t.model(), data, &device_data).await?;
+                    let s = pool_scores(t.model(), data, device_data).await?;
                     JobOutput::Target { run, loss: s.loss, phi: s.phi }
                 }
                 Err(e) => {
@@ -177,9 +179,9 @@ pub async fn run_job_on(
         Role::Shadow { variant, k } => {
             let of = config.variants()[variant];
             let keep = shadow_keep(config, data.pool.labels.len());
-            let mut t = shadow_trainer(config, of, variant, k, &keep[k], data, &device_data);
+            let mut t = shadow_trainer(config, of, variant, k, &keep[k], data, device_data);
             let phi = match train_shadow(&mut t, &mut on_progress).await {
-                Ok(()) => Some(pool_scores(t.model(), data, &device_data).await?.phi),
+                Ok(()) => Some(pool_scores(t.model(), data, device_data).await?.phi),
                 Err(_) => None,
             };
             JobOutput::Shadow { phi }
@@ -226,6 +228,7 @@ async fn train_target(
             steps_total: t.total_steps(),
             readout: measured.then_some(readout),
         });
+        crate::yielder::turn().await;
     }
     Ok(())
 }
@@ -244,6 +247,7 @@ async fn train_shadow(
             steps_total: t.total_steps(),
             readout: None,
         });
+        crate::yielder::turn().await;
     }
     Ok(())
 }
@@ -382,7 +386,7 @@ impl std::fmt::Display for AssembleError {
             Self::Missing(jobs) => {
                 write!(f, "{} job(s) have no result yet", jobs.len())?;
                 if let Some(j) = jobs.first() {
-                    write!(f, " (e.g. {}, key {})", j.describe(), j.key())?;
+                    write!(f, " (e.g. key {})", j.key())?;
                 }
                 Ok(())
             }
@@ -392,7 +396,7 @@ impl std::fmt::Display for AssembleError {
 }
 
 /// The experiment's [`Report`] from its jobs' results (`find` looks a result up by key): the same
-/// report [`Experiment`](crate::experiment::Experiment) gives for the same config.
+/// report a run here ([`crate::local`]) gives for the same config.
 pub fn assemble<'a>(
     config: &Config,
     dataset: &Dataset,

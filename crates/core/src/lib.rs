@@ -5,13 +5,14 @@
 //! * [`data`] (spotlight-data): load, flip labels, inject OOD, split members;
 //!   [`experiment_data`]: those splits as one experiment's tensors on a device;
 //! * [`model`]: LeNet-5 ± BN, the γ/σ read-out and the regularizers (its convolutions and poolings
-//!   on burn-flex by `kernels`);
+//!   on burn-flex by `kernels`, the crate spotlight-kernels);
 //! * [`train`]: a training loop you can step, with its per-epoch lenses (accuracy, per-sample
 //!   gradient norms inside a batch, γ/σ);
 //! * [`attack`]: LiRA (online, offline), the loss attack, ROC and AUC;
-//! * [`experiment`]: one [`Config`] in, one [`Report`] out, a unit at a time; [`driver`] runs it for
-//!   the app, the CLI and the tests (pace, ETA, cancel); [`jobs`] cuts it into one job per model for
-//!   sharded, resumable runs;
+//! * [`jobs`]: one [`Config`] in, one job per model (sharded, resumable, in parallel workers);
+//!   [`experiment`] what they share (the shadows' members, the scores, the attack report);
+//!   [`board`] orders them and makes one [`Report`] of them, the jobs run by the page's Web Workers
+//!   or here, in turns ([`local`]: the CLI, the page's fallback, the tests);
 //! * [`paper`]: the paper's grid and its claims, decided over seeds;
 //! * [`theory`]: the paper's analysis model (a linear filter ± BN, host-side f64), its gradients by
 //!   hand, and the (γ/σ)² factor measured step by step.
@@ -28,14 +29,12 @@ pub mod board;
 pub mod canary;
 pub mod config;
 pub mod course;
-pub mod driver;
 pub mod experiment;
 pub mod experiment_data;
 pub mod fields;
 pub mod jobs;
-#[cfg(feature = "flex")]
-pub mod kernels;
 pub mod link;
+pub mod local;
 pub mod model;
 pub mod paper;
 pub mod read;
@@ -47,6 +46,10 @@ pub mod yielder;
 
 pub use burn;
 pub use spotlight_data as data;
+/// Spotlight's CPU kernels on burn-flex (the crate `spotlight-kernels`): the model's convolutions,
+/// poolings, BatchNorm and bias + ReLU there.
+#[cfg(feature = "flex")]
+pub use spotlight_kernels as kernels;
 
 pub use config::{Config, ConfigError, Variant};
 pub use report::Report;

@@ -27,7 +27,7 @@ pub const MAX_PAIRS: usize = 64;
 pub const LINK_KEYS: [&str; 7] = ["run", "backend", "bench", "hide", "show", "tour", "lang"];
 
 /// Something in a link that could not be used as it was. Its `Display` is the English the CLI
-/// writes; the page writes it in its language by variant (the app's `notice_text`).
+/// writes; the page writes it in its language by variant (`spotlight_i18n::say::notice`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Notice {
     /// Not a field of the experiment.
@@ -218,11 +218,9 @@ pub fn parse(query: &str) -> Link {
         }
     }
     let mut hidden: Vec<String> = match show {
-        Some(show) => course::parts()
-            .into_iter()
-            .map(|(p, _)| p.to_string())
-            .filter(|p| !show.contains(p))
-            .collect(),
+        Some(show) => {
+            course::parts().into_iter().map(str::to_string).filter(|p| !show.contains(p)).collect()
+        }
         None => Vec::new(),
     };
     hidden.extend(hide);

@@ -198,10 +198,10 @@ impl ConvBlock {
     }
 }
 
-/// burn's `conv2d` without a bias: on burn-flex through Spotlight's kernels (`kernels/`: direct
-/// convolutions in a padded layout, a vector of pixels at a time, the batch split across threads;
-/// with the pooling, a native training step several times as fast as through burn-flex's own ops,
-/// `bench/PROFILE.md`).
+/// burn's `conv2d` without a bias: on burn-flex through Spotlight's kernels (spotlight-kernels:
+/// direct convolutions in a padded layout, a vector of pixels at a time, the batch split across
+/// threads; with the pooling, a native training step several times as fast as through burn-flex's
+/// own ops, `bench/PROFILE.md`).
 fn conv2d(x: Tensor<4>, weight: Tensor<4>, options: ConvOptions<2>) -> Tensor<4> {
     #[cfg(feature = "flex")]
     return crate::kernels::conv2d(x, weight, options);
@@ -532,7 +532,7 @@ fn norm_relu<const D: usize>(
     }
 }
 
-/// `relu(x + bias)`, the bias per channel: one kernel on burn-flex (`kernels/`), burn's ops
+/// `relu(x + bias)`, the bias per channel: one kernel on burn-flex (spotlight-kernels), burn's ops
 /// elsewhere.
 fn bias_relu<const D: usize>(x: Tensor<D>, bias: Tensor<1>) -> Tensor<D> {
     #[cfg(feature = "flex")]

@@ -151,13 +151,10 @@ pub fn grid(size: Size, seeds: &[u64]) -> Vec<Config> {
 /// One claim's numbers for one seed, by name, in a fixed order.
 pub type Numbers = Vec<(String, f64)>;
 
-/// A claim: what the paper says, how to read our numbers, the tests and what to keep in mind.
+/// A claim, by its letter: how to read our numbers and the tests. What it says, the paper's words
+/// and what to keep in mind are `spotlight-i18n`'s (`paper`), by the letter.
 pub struct Claim {
     pub id: char,
-    pub claim: &'static str,
-    pub paper: &'static str,
-    /// What the verdict does not say (shown beside it).
-    pub caveat: &'static str,
     /// The numbers of one seed's reports (`None`: none of them could be measured).
     pub numbers: fn(&[&Report]) -> Option<Numbers>,
     /// The numbers the claim is decided on and their bars: each must be above its bar.
@@ -465,9 +462,6 @@ pub fn claims_list() -> Vec<Claim> {
     vec![
         Claim {
             id: 'a',
-            claim: "BN fits outliers further: accuracy on flipped labels and on OOD images",
-            paper: "BN above no-BN; ours: the mean over epochs, at 1 % and 5 % flipped (≥ 30 flipped members) and 5 % OOD",
-            caveat: "within our epochs no-BN barely fits its outliers, so this mixes faster and further; (g) compares at the same fit",
             numbers: numbers_a,
             tests: &[
                 ("Δ flipped 1% (pts)", 0.0),
@@ -477,41 +471,26 @@ pub fn claims_list() -> Vec<Claim> {
         },
         Claim {
             id: 'g',
-            claim: "At the same fit of the clean members, BN has memorized more outliers",
-            paper: "our reading of \"further\": outlier accuracy when each model first reaches the clean accuracy both reach",
-            caveat: "the fit is read at epoch ends and interpolated between them",
             numbers: numbers_g,
             tests: &[("Δ flipped 5% at that fit (pts)", 0.0), ("Δ OOD 5% at that fit (pts)", 0.0)],
         },
         Claim {
             id: 'b',
-            claim: "With BN, one SGD step moves an outlier's own margin more (per-step self-influence)",
-            paper: "SGD arm at 5 %, epochs 0–2: one step's growth of the probe's margin, minus the same step with the probe swapped out; BN's noisy median above no-BN's, and BN's noisy/clean ratio above no-BN's",
-            caveat: "the theorem is stated for SGD; epochs 0–2 are before either model fits a noisy sample",
             numbers: numbers_b,
             tests: &[("log10 BN/no-BN noisy", 0.0), ("log10 noisy/clean BN − no-BN", 0.0)],
         },
         Claim {
             id: 'h',
-            claim: "The same under Adam, the step the page's runs take",
-            paper: "as (b), with the run's optimizer (Adam) stepped from its current state",
-            caveat: "Adam divides each weight's step by its own running gradient size: the paper's factor need not survive it",
             numbers: numbers_h,
             tests: &[("log10 BN/no-BN noisy", 0.0), ("log10 noisy/clean BN − no-BN", 0.0)],
         },
         Claim {
             id: 'c',
-            claim: "LiRA wins more against BN models (AUC, BN − no-BN)",
-            paper: "positive on clean data, ≥ +3 pts at 1 %, ≥ +4 pts at 5 %",
-            caveat: "at the end of training, not at matched fit; the OOD arm is shown, not tested",
             numbers: numbers_c,
             tests: &[("Δ AUC 0% (pts)", 0.0), ("Δ AUC 1% (pts)", 3.0), ("Δ AUC 5% (pts)", 4.0)],
         },
         Claim {
             id: 'd',
-            claim: "Outliers push γ/σ up: from epoch 1 to the end, γ/σ grows more at 5 % than at 0 %",
-            paper: "the feedback loop; ours: per seed, the change of median γ/σ (batch σ) from epoch 1, 5 % minus 0 %, mean over BN layers, under Adam and under SGD",
-            caveat: "from epoch 1: epoch 0 → 1 is a transient of σ as the weights before each BN grow",
             numbers: numbers_d,
             tests: &[
                 ("Adam Δγ/σ 5% − 0%, mean over layers", 0.0),
@@ -520,9 +499,6 @@ pub fn claims_list() -> Vec<Claim> {
         },
         Claim {
             id: 'f',
-            claim: "Outliers' own gradients push |γ| up more than clean samples' do",
-            paper: "our measure of the loop's push: per sample, −sign(γ)·∂ℓ/∂γ; noisy minus clean, per layer over the mean |push|, at 5 %",
-            caveat: "a gradient, not a step: Adam's step on γ is about the learning rate whatever the push",
             numbers: numbers_f,
             tests: &[
                 ("Adam push noisy − clean (scaled)", 0.0),
@@ -531,9 +507,6 @@ pub fn claims_list() -> Vec<Claim> {
         },
         Claim {
             id: 'e',
-            claim: "The γ/σ regularizer cuts memorization while clean accuracy holds (at 5 %, first λ of the sweep)",
-            paper: "flipped accuracy at the end lower with the regularizer; test accuracy no more than 1 pt lower",
-            caveat: "one λ and one kind of regularizer (ours); the sweep below shows the others",
             numbers: numbers_e,
             tests: &[("drop in flipped acc (pts)", 0.0), ("Δ test acc (pts)", -1.0)],
         },
@@ -551,18 +524,6 @@ pub enum Outcome {
     Inconclusive,
     /// No seed had the numbers.
     Unchecked,
-}
-
-impl Outcome {
-    /// The verdict in words.
-    pub fn word(self) -> &'static str {
-        match self {
-            Self::Held => "held",
-            Self::Failed => "did not hold",
-            Self::Inconclusive => "inconclusive",
-            Self::Unchecked => "could not be checked",
-        }
-    }
 }
 
 /// Decides one test on its values over all the grid's seeds (`None`: the seed lacks it), against
@@ -610,13 +571,11 @@ pub struct TestRow {
     pub outcome: Outcome,
 }
 
-/// One claim over the seeds.
+/// One claim over the seeds (its texts are `spotlight-i18n`'s, by `id`; a results file written
+/// before they left the core still has them: they are ignored).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ClaimRow {
     pub id: char,
-    pub claim: String,
-    pub paper: String,
-    pub caveat: String,
     pub numbers: Vec<Stat>,
     /// The tested numbers with their verdicts (tests no seed could measure left out).
     pub tests: Vec<TestRow>,
@@ -784,17 +743,7 @@ pub fn decide(claim: &Claim, by_seed: &[Vec<&Report>]) -> ClaimRow {
     } else {
         Outcome::Inconclusive
     };
-    ClaimRow {
-        id: claim.id,
-        claim: claim.claim.into(),
-        paper: claim.paper.into(),
-        caveat: claim.caveat.into(),
-        numbers,
-        tests,
-        seeds_held,
-        seeds_checked: by_seed.len(),
-        outcome,
-    }
+    ClaimRow { id: claim.id, numbers, tests, seeds_held, seeds_checked: by_seed.len(), outcome }
 }
 
 /// The privacy–utility trade-off of the regularizer: λ = 0 (the plain BN model) and each λ of the
@@ -851,84 +800,9 @@ fn fmt_num(s: &Stat) -> String {
 }
 
 impl ClaimRow {
-    /// "held", "did not hold", "inconclusive" or "could not be checked".
-    pub fn verdict(&self) -> &'static str {
-        self.outcome.word()
-    }
-
     /// Our numbers in words: mean ± sd over seeds.
     pub fn ours(&self) -> String {
         self.numbers.iter().map(fmt_num).collect::<Vec<_>>().join("; ")
-    }
-}
-
-impl PaperTable {
-    /// The claims as a Markdown table (the README's): each claim, its tested numbers (mean ± sd over
-    /// the seeds that have them) and the verdict. The paper's words and the caveats are in
-    /// [`to_text`](Self::to_text) and the app's panel.
-    pub fn to_markdown(&self) -> String {
-        let mut s =
-            String::from("| claim | tested: mean ± sd over seeds | verdict |\n|---|---|---|\n");
-        let cell = |t: &str| t.replace('|', "\\|");
-        for r in &self.rows {
-            let ours: Vec<String> = r
-                .tests
-                .iter()
-                .filter_map(|t| r.numbers.iter().find(|n| n.name == t.name))
-                .map(|n| format!("{} {:+.2} ± {:.2}", n.name, n.mean, n.sd))
-                .collect();
-            s.push_str(&format!(
-                "| ({}) {} | {} | **{}** ({}/{}) |\n",
-                r.id,
-                cell(&r.claim),
-                cell(&ours.join("; ")),
-                r.verdict(),
-                r.seeds_held,
-                r.seeds_checked,
-            ));
-        }
-        s
-    }
-
-    /// The table as text, one claim a block.
-    pub fn to_text(&self) -> String {
-        let mut s = format!("seeds: {:?} (numbers: mean ± sd over seeds)\n", self.seeds);
-        for r in &self.rows {
-            s.push_str(&format!(
-                "({}) {}\n    paper: {}\n    ours:  {}\n    tests: {}\n    → {} ({}/{} seeds); {}\n",
-                r.id,
-                r.claim,
-                r.paper,
-                r.ours(),
-                r.tests.iter().map(|t| format!("{} > {}: {}", t.name, t.bar, t.outcome.word())).collect::<Vec<_>>().join("; "),
-                r.verdict(),
-                r.seeds_held,
-                r.seeds_checked,
-                r.caveat
-            ));
-        }
-        if !self.tradeoff.is_empty() {
-            s.push_str(&format!(
-                "λ sweep at {:.0}% (BN, regularizer {}):\n",
-                100.0 * REG_NOISE,
-                Config::default().reg_kind.name()
-            ));
-            for p in &self.tradeoff {
-                s.push_str(&format!(
-                    "    λ = {:<5} test {:.1} ± {:.1} %, flipped {:.1} ± {:.1} %{}\n",
-                    p.lambda,
-                    p.test_acc.mean,
-                    p.test_acc.sd,
-                    p.flipped_acc.mean,
-                    p.flipped_acc.sd,
-                    p.lira_auc.as_ref().map_or(String::new(), |a| format!(
-                        ", LiRA AUC {:.3} ± {:.3}",
-                        a.mean, a.sd
-                    ))
-                ));
-            }
-        }
-        s
     }
 }
 
@@ -979,8 +853,7 @@ mod tests {
         fn numbers(r: &[&Report]) -> Option<Numbers> {
             Some(vec![("x".into(), r.first()?.config.learning_rate - 1.0)])
         }
-        let claim =
-            Claim { id: 'z', claim: "", paper: "", caveat: "", numbers, tests: &[("x", 0.0)] };
+        let claim = Claim { id: 'z', numbers, tests: &[("x", 0.0)] };
         let reports: Vec<Option<Report>> = values
             .iter()
             .map(|v| {
@@ -1005,6 +878,17 @@ mod tests {
         // A seed without runs is in the count: 2 of 4 is not most.
         let r = claim_on(&[Some(0.5), Some(0.5001), None, None]);
         assert_eq!((r.outcome, r.seeds_held, r.seeds_checked), (Outcome::Inconclusive, 2, 4));
+    }
+
+    /// The page's results file (written when the claims' texts were still in it: they are ignored
+    /// now) reads, with every claim in order.
+    #[test]
+    fn the_pages_results_file_reads() {
+        let file: serde_json::Value =
+            serde_json::from_str(include_str!("../../../results/paper-mid.json")).unwrap();
+        let t: PaperTable = serde_json::from_value(file["table"].clone()).unwrap();
+        let in_file: Vec<char> = t.rows.iter().map(|r| r.id).collect();
+        assert_eq!(in_file, claims_list().iter().map(|c| c.id).collect::<Vec<_>>());
     }
 
     #[test]

@@ -339,6 +339,22 @@ pub struct CanaryScore {
     /// of exposed members (absent in older reports).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub member_rank: Option<usize>,
+    /// How the attack scored it ([`SampleLira`]; absent in older reports).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lira: Option<SampleLira>,
+}
+
+/// One candidate as LiRA saw it: the target model's φ (its logit-scaled confidence in the label
+/// it was trained with), the φ each shadow model gave it — those that trained on it (IN) and those
+/// that did not (OUT) —, the Gaussians the attack fitted to them, and the online score they give.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SampleLira {
+    pub phi: f64,
+    pub phi_in: Vec<f64>,
+    pub phi_out: Vec<f64>,
+    pub fitted: crate::attack::Fitted,
+    /// The online score, log N(φ; IN) − log N(φ; OUT): the attack's own number for it.
+    pub online: f64,
 }
 
 impl CanaryScore {
@@ -540,20 +556,14 @@ impl Report {
         run.variant.unwrap_or_else(|| self.config.variant(run.batch_norm))
     }
 
-    /// What went wrong, per model: its training error and its attack's, each as "model: reason"
-    /// ("model (attack): reason"). Empty when every model trained and was attacked as asked.
-    pub fn failures(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        for run in &self.runs {
-            let name = self.variant(run).label();
-            if let Some(e) = &run.error {
-                out.push(format!("{name}: {e}"));
-            }
-            if let Some(e) = &run.attack_error {
-                out.push(format!("{name} (attack): {e}"));
-            }
-        }
-        out
+    /// How many things went wrong: each model's training error and its attack's count one. Zero
+    /// when every model trained and was attacked as asked. (In words, per model:
+    /// `spotlight_i18n::say::run::failures`.)
+    pub fn failures(&self) -> usize {
+        self.runs
+            .iter()
+            .map(|r| r.error.is_some() as usize + r.attack_error.is_some() as usize)
+            .sum()
     }
 
     /// What each model has memorized by its latest epoch: of the members only memorization fits
@@ -756,7 +766,7 @@ mod tests {
             "rerun: spotlight run --link 'train_size=1000&epochs=6&probe_size=16' --preview results/default-cpu.json"
         );
         assert!(
-            r.failures().is_empty()
+            r.failures() == 0
                 && r.runs.len() == 2
                 && r.runs.iter().all(|x| x.attack.is_some() && x.last().is_some())
         );
@@ -768,7 +778,7 @@ mod tests {
     }
 
     #[test]
-    fn failures_name_the_model_and_what_failed() {
+    fn failures_count_each_model_and_each_attack() {
         let run = |bn, error: Option<&str>, attack_error: Option<&str>| ModelRun {
             error: error.map(RunError::read),
             attack_error: attack_error.map(RunError::read),
@@ -779,10 +789,12 @@ mod tests {
             backend: "t".into(),
             runs: vec![run(true, None, None), run(false, None, None)],
         };
-        assert!(r.failures().is_empty());
+        assert_eq!(r.failures(), 0);
         r.runs[1] = run(false, Some("loss is NaN"), None);
         r.runs[0] = run(true, None, Some("no shadow"));
-        assert_eq!(r.failures(), ["BN (attack): no shadow", "no-BN: loss is NaN"]);
+        assert_eq!(r.failures(), 2);
+        r.runs[1] = run(false, Some("loss is NaN"), Some("no shadow"));
+        assert_eq!(r.failures(), 3);
     }
 
     #[test]
@@ -851,6 +863,51 @@ pub struct AttackReport {
     /// The planted canary, when the config has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub canary: Option<CanaryScore>,
+    /// What more shadow models buy: the attack redone with the first 2, 3, … K of the shadows
+    /// already trained (none in a report written before it was measured).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<crate::attack::BudgetCurve>,
+}
+
+/// The false-positive rates the page steps the ROC through (log-spaced, 0.1 % to all).
+pub const ROC_STEPS: [f64; 10] = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0];
+
+/// What the attack flags at one point of its ROC curve ([`AttackReport::flags_at`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Flags {
+    /// The point: its false- and true-positive rates.
+    pub fpr: f64,
+    pub tpr: f64,
+    /// Non-members wrongly flagged, and members flagged.
+    pub false_positives: usize,
+    pub flagged: usize,
+    /// How many of the flagged members the report holds (the first of [`AttackReport::exposed`]:
+    /// the members the attack is surest of, in its own order).
+    pub shown: usize,
+}
+
+impl AttackReport {
+    /// Where online LiRA stands when the attacker accepts false-positive rate `fpr`: the point of
+    /// its ROC curve with the largest FPR not above it (the curve as the report keeps it), and the
+    /// members and non-members it flags there.
+    pub fn flags_at(&self, fpr: f64) -> Flags {
+        let (f, t) = self
+            .lira_online
+            .points
+            .iter()
+            .copied()
+            .filter(|&(f, _)| f <= fpr + 1e-12)
+            .max_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)))
+            .unwrap_or((0.0, 0.0));
+        let flagged = (t * self.members as f64).round() as usize;
+        Flags {
+            fpr: f,
+            tpr: t,
+            false_positives: (f * self.non_members as f64).round() as usize,
+            flagged,
+            shown: flagged.min(self.exposed.len()),
+        }
+    }
 }
 
 /// Mean attack score of one group.
@@ -875,4 +932,7 @@ pub struct Exposed {
     pub score: f64,
     /// The (possibly OOD) training image, row-major u8.
     pub pixels: Vec<u8>,
+    /// How the attack scored it (absent in older reports).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lira: Option<SampleLira>,
 }

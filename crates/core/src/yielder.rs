@@ -23,3 +23,20 @@ pub async fn pause() {
         f().await;
     }
 }
+
+/// Ends a turn: the task returns to whoever polls it (once) and is woken at once. Between training
+/// steps, so that a host polling several tasks in turns ([`crate::local`]) runs one step of each;
+/// a host running one task alone (a Web Worker, a job of the paper grid) polls it again at once.
+pub async fn turn() {
+    let mut yielded = false;
+    std::future::poll_fn(|cx| {
+        if yielded {
+            std::task::Poll::Ready(())
+        } else {
+            yielded = true;
+            cx.waker().wake_by_ref();
+            std::task::Poll::Pending
+        }
+    })
+    .await
+}

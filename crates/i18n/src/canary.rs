@@ -15,6 +15,19 @@ pub struct Verdict<'a> {
     pub of: String,
 }
 
+/// One model's score on the drawing, each number written already.
+pub struct Scored<'a> {
+    pub model: &'a str,
+    /// The attacker's confidence that the drawing was trained on.
+    pub confidence: &'a str,
+    /// Its rank among the candidates, of how many.
+    pub rank: &'a str,
+    pub of: &'a str,
+    /// The confidence for a typical clean member, and for a typical non-member.
+    pub clean: &'a str,
+    pub non_member: &'a str,
+}
+
 #[derive(Debug, Serialize)]
 pub struct Canary {
     /// The pad's section, for a screen reader.
@@ -42,9 +55,9 @@ pub struct Canary {
     pub no_attack: &'static str,
     /// Before the models' scores, which are joined by "; " and followed by a full stop.
     pub confidence: &'static str,
-    /// One model's score: (model, confidence, rank, candidates, a typical clean member's, a non-member's).
+    /// One model's score on the drawing.
     #[serde(skip)]
-    pub scored: fn(&str, &str, &str, &str, &str, &str) -> String,
+    pub scored: fn(&Scored) -> String,
     /// One model's verdict on the drawing, in words.
     #[serde(skip)]
     pub verdict: fn(&Verdict) -> String,
@@ -78,6 +91,21 @@ pub struct Gallery {
     /// its place and the member count.
     #[serde(skip)]
     pub ranked: fn(usize, usize) -> String,
+    /// Under the gallery: what a click on a sample shows.
+    pub open_hint: &'static str,
+    /// Under the chart of one sample as LiRA saw it: its φ, the IN and OUT means (each written
+    /// already; `None` without IN shadows) and the attack's score.
+    #[serde(skip)]
+    pub sample_says: fn(&SampleSaid) -> String,
+    pub close: &'static str,
+}
+
+/// What [`Gallery::sample_says`] says of one sample.
+pub struct SampleSaid<'a> {
+    pub phi: &'a str,
+    pub mu_in: Option<&'a str>,
+    pub mu_out: &'a str,
+    pub score: &'a str,
 }
 
 pub const EN: Canary = Canary {
@@ -109,7 +137,7 @@ pub const EN: Canary = Canary {
     planted_as: "planted as ",
     no_attack: "The attack did not run (no shadow models), so there is no attacker's confidence.",
     confidence: "The attacker's confidence that your drawing was in the training data: ",
-    scored: |model, conf, rank, of, clean, non| {
+    scored: |&Scored { model, confidence: conf, rank, of, clean, non_member: non }| {
         format!(
             "{model} {conf} (ranked {rank} of {of} candidates; a typical clean member {clean}, a non-member {non})"
         )
@@ -152,6 +180,18 @@ pub const EN: Canary = Canary {
         flipped: "flipped",
         ood: "OOD",
         ranked: |at, of| format!("No. {at} of {of} members"),
+        open_hint: "Click a sample (or Tab to it and press Enter) to see how the attack scored it.",
+        sample_says: |s| match s.mu_in {
+            Some(mu_in) => format!(
+                "The attacked model gives it φ = {}. The shadow models that trained on it gave {} on average, those that did not {}: the attack's score, how much likelier IN than OUT (log), is {}.",
+                s.phi, mu_in, s.mu_out, s.score
+            ),
+            None => format!(
+                "The attacked model gives it φ = {}; the shadow models that did not train on it gave {} on average.",
+                s.phi, s.mu_out
+            ),
+        },
+        close: "Close",
     },
 };
 
@@ -184,7 +224,7 @@ pub const ES: Canary = Canary {
     planted_as: "plantado como ",
     no_attack: "El ataque no se ejecutó (sin modelos sombra), así que no hay confianza del atacante.",
     confidence: "Confianza del atacante en que tu dibujo estaba en los datos de entrenamiento: ",
-    scored: |model, conf, rank, of, clean, non| {
+    scored: |&Scored { model, confidence: conf, rank, of, clean, non_member: non }| {
         format!(
             "{model} {conf} (puesto {rank} de {of} candidatos; un miembro limpio típico {clean}, un no miembro {non})"
         )
@@ -227,6 +267,18 @@ pub const ES: Canary = Canary {
         flipped: "invertida",
         ood: "OOD",
         ranked: |at, of| format!("n.º {at} de {of} miembros"),
+        open_hint: "Haz clic en una muestra (o llega con Tab y pulsa Intro) para ver cómo la puntuó el ataque.",
+        sample_says: |s| match s.mu_in {
+            Some(mu_in) => format!(
+                "El modelo atacado le da φ = {}. Los modelos sombra que la entrenaron dieron {} de media, los que no, {}: la puntuación del ataque, cuánto más probable es IN que OUT (log), es {}.",
+                s.phi, mu_in, s.mu_out, s.score
+            ),
+            None => format!(
+                "El modelo atacado le da φ = {}; los modelos sombra que no la entrenaron dieron {} de media.",
+                s.phi, s.mu_out
+            ),
+        },
+        close: "Cerrar",
     },
 };
 
@@ -259,7 +311,7 @@ pub const PT: Canary = Canary {
     planted_as: "plantado como ",
     no_attack: "O ataque não rodou (sem modelos-sombra), então não há confiança do atacante.",
     confidence: "Confiança do atacante de que o seu desenho estava nos dados de treino: ",
-    scored: |model, conf, rank, of, clean, non| {
+    scored: |&Scored { model, confidence: conf, rank, of, clean, non_member: non }| {
         format!(
             "{model} {conf} (posição {rank} de {of} candidatos; um membro limpo típico {clean}, um não membro {non})"
         )
@@ -302,15 +354,17 @@ pub const PT: Canary = Canary {
         flipped: "trocada",
         ood: "OOD",
         ranked: |at, of| format!("nº {at} de {of} membros"),
+        open_hint: "Clique numa amostra (ou chegue com Tab e aperte Enter) para ver como o ataque a pontuou.",
+        sample_says: |s| match s.mu_in {
+            Some(mu_in) => format!(
+                "O modelo atacado lhe dá φ = {}. Os modelos-sombra que a treinaram deram {} em média, os que não, {}: a pontuação do ataque, quanto mais provável é IN que OUT (log), é {}.",
+                s.phi, mu_in, s.mu_out, s.score
+            ),
+            None => format!(
+                "O modelo atacado lhe dá φ = {}; os modelos-sombra que não a treinaram deram {} em média.",
+                s.phi, s.mu_out
+            ),
+        },
+        close: "Fechar",
     },
 };
-
-#[cfg(test)]
-mod tests {
-    use spotlight_core::config::DatasetName;
-
-    #[test]
-    fn english_is_the_cores() {
-        assert_eq!(super::EN.fashion, DatasetName::Fashion.class_names());
-    }
-}

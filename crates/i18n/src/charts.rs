@@ -2,13 +2,34 @@
 //! legend keys, the models' names. One struct, one literal per language.
 
 use serde::Serialize;
+use spotlight_core::Variant;
 
-/// The models' names, in the charts and in the tables beside them.
+/// The models' names, in the charts and in the tables beside them (the CLI's too, in English).
 #[derive(Debug, Serialize)]
 pub struct Models {
     pub bn: &'static str,
     pub no_bn: &'static str,
     pub bn_reg: &'static str,
+}
+
+impl Models {
+    /// A model's name: "BN", "no-BN" or "BN + γ/σ reg" in English.
+    pub fn of(&self, variant: Variant) -> &'static str {
+        match variant {
+            Variant::BnReg => self.bn_reg,
+            Variant::Bn => self.bn,
+            Variant::Plain => self.no_bn,
+        }
+    }
+}
+
+/// A long line in words: how many points, the first, the last and the highest, each written
+/// already (a point by `at`).
+pub struct Summary<'a> {
+    pub count: &'a str,
+    pub first: &'a str,
+    pub last: &'a str,
+    pub top: &'a str,
 }
 
 #[derive(Debug, Serialize)]
@@ -38,6 +59,19 @@ pub struct Charts {
     pub accuracy_desc: &'static str,
     pub loss_attack: &'static str,
     pub live_attack_title: &'static str,
+    /// What more shadow models buy: LiRA's AUC by the shadow models it uses.
+    pub budget_title: &'static str,
+    /// Its x axis ("shadow models used"; its first word names the axis in the text alternative).
+    pub budget_axis: &'static str,
+    /// Offline LiRA, in a key.
+    pub offline: &'static str,
+    /// One sample as LiRA saw it: the chart's title, its axes, its keys.
+    pub sample_title: &'static str,
+    pub phi_axis: &'static str,
+    pub density: &'static str,
+    pub shadows_in: &'static str,
+    pub shadows_out: &'static str,
+    pub attacked_phi: &'static str,
     pub grad_hist_title: &'static str,
     pub grad_hist_desc: &'static str,
     /// A group's median gradient norm and its number of samples, both written already.
@@ -54,9 +88,9 @@ pub struct Charts {
     #[serde(skip)]
     pub at: fn(&str, &str, &str) -> String,
     pub no_data: &'static str,
-    /// A long line in words: how many points, the first, the last and the highest (written).
+    /// A long line in words.
     #[serde(skip)]
-    pub summary: fn(&str, &str, &str, &str) -> String,
+    pub summary: fn(&Summary) -> String,
     pub gamma_title: &'static str,
     pub median_gamma_sigma: &'static str,
     pub grad_curves_title: &'static str,
@@ -108,6 +142,15 @@ pub const EN: Charts = Charts {
     accuracy_desc: "Accuracy of each model by epoch (epoch 0: untrained)",
     loss_attack: "loss attack",
     live_attack_title: "The loss attack while training (AUC on the live sample)",
+    budget_title: "What more shadow models buy (LiRA's AUC)",
+    budget_axis: "shadows used",
+    offline: "offline LiRA",
+    sample_title: "How LiRA scored this sample",
+    phi_axis: "φ: the model's logit-scaled confidence in the label",
+    density: "density",
+    shadows_in: "shadows that trained on it (IN)",
+    shadows_out: "shadows that did not (OUT)",
+    attacked_phi: "φ of the attacked model",
     grad_hist_title: "Gradient per unit error, within each model",
     grad_hist_desc: "Scale-free per-sample gradients at the last epoch, √Σ(‖W‖·‖∇W ℓ‖)² ÷ ‖softmax − label‖; compare noisy with clean inside one model, not across models",
     median_over: |m, n| format!("median {m} over {n} samples"),
@@ -119,7 +162,9 @@ pub const EN: Charts = Charts {
     reference_at: "reference line at",
     at: |y, x_name, x| format!("{y} at {x_name} {x}"),
     no_data: "no data",
-    summary: |n, first, last, top| format!("{n} points, from {first} to {last}, highest {top}"),
+    summary: |&Summary { count: n, first, last, top }| {
+        format!("{n} points, from {first} to {last}, highest {top}")
+    },
     gamma_title: "γ/σ per BN layer (median over channels, batch σ)",
     median_gamma_sigma: "median |γ|/σ",
     grad_curves_title: "Self-influence of one step (median)",
@@ -166,6 +211,15 @@ pub const ES: Charts = Charts {
     accuracy_desc: "Exactitud de cada modelo por época (época 0: sin entrenar)",
     loss_attack: "ataque por pérdida",
     live_attack_title: "El ataque por pérdida durante el entrenamiento (AUC en la muestra en vivo)",
+    budget_title: "Lo que compran más modelos sombra (AUC de LiRA)",
+    budget_axis: "sombras usadas",
+    offline: "LiRA offline",
+    sample_title: "Cómo puntuó LiRA esta muestra",
+    phi_axis: "φ: la confianza del modelo en la etiqueta, en escala logit",
+    density: "densidad",
+    shadows_in: "sombras que la entrenaron (IN)",
+    shadows_out: "sombras que no (OUT)",
+    attacked_phi: "φ del modelo atacado",
     grad_hist_title: "Gradiente por unidad de error, por modelo",
     grad_hist_desc: "Gradientes por muestra sin escala en la última época, √Σ(‖W‖·‖∇W ℓ‖)² ÷ ‖softmax − etiqueta‖; compara ruidosas con limpias dentro de un modelo, no entre modelos",
     median_over: |m, n| format!("mediana {m} en {n} muestras"),
@@ -177,7 +231,9 @@ pub const ES: Charts = Charts {
     reference_at: "línea de referencia en",
     at: |y, x_name, x| format!("{y} en la {x_name} {x}"),
     no_data: "sin datos",
-    summary: |n, first, last, top| format!("{n} puntos, de {first} a {last}, máximo {top}"),
+    summary: |&Summary { count: n, first, last, top }| {
+        format!("{n} puntos, de {first} a {last}, máximo {top}")
+    },
     gamma_title: "γ/σ por capa BN (mediana sobre los canales, σ del lote)",
     median_gamma_sigma: "mediana de |γ|/σ",
     grad_curves_title: "Autoinfluencia de un paso (mediana)",
@@ -224,6 +280,15 @@ pub const PT: Charts = Charts {
     accuracy_desc: "Acurácia de cada modelo por época (época 0: sem treino)",
     loss_attack: "ataque por perda",
     live_attack_title: "O ataque por perda durante o treino (AUC na amostra ao vivo)",
+    budget_title: "O que mais modelos-sombra compram (AUC do LiRA)",
+    budget_axis: "sombras usadas",
+    offline: "LiRA offline",
+    sample_title: "Como o LiRA pontuou esta amostra",
+    phi_axis: "φ: a confiança do modelo no rótulo, em escala logit",
+    density: "densidade",
+    shadows_in: "sombras que a treinaram (IN)",
+    shadows_out: "sombras que não (OUT)",
+    attacked_phi: "φ do modelo atacado",
     grad_hist_title: "Gradiente por unidade de erro, por modelo",
     grad_hist_desc: "Gradientes por amostra sem escala na última época, √Σ(‖W‖·‖∇W ℓ‖)² ÷ ‖softmax − rótulo‖; compare ruidosas com limpas dentro de um modelo, não entre modelos",
     median_over: |m, n| format!("mediana {m} em {n} amostras"),
@@ -235,7 +300,9 @@ pub const PT: Charts = Charts {
     reference_at: "linha de referência em",
     at: |y, x_name, x| format!("{y} na {x_name} {x}"),
     no_data: "sem dados",
-    summary: |n, first, last, top| format!("{n} pontos, de {first} a {last}, máximo {top}"),
+    summary: |&Summary { count: n, first, last, top }| {
+        format!("{n} pontos, de {first} a {last}, máximo {top}")
+    },
     gamma_title: "γ/σ por camada BN (mediana sobre os canais, σ do lote)",
     median_gamma_sigma: "mediana de |γ|/σ",
     grad_curves_title: "Autoinfluência de um passo (mediana)",

@@ -73,7 +73,40 @@ pub struct Lenses {
     pub lira_pending: &'static str,
     pub attack_teach: &'static str,
     /// The attack table's columns after the model.
-    pub attack_columns: [&'static str; 5],
+    pub attack_columns: [&'static str; 6],
+    /// In the TPR-at-0.1 %-FPR column: under 1,000 non-members, 0.1 % of them is not one sample.
+    pub too_few: &'static str,
+    /// Under the shadow-count chart: the share of one model's members LiRA finds at 1 % FPR with 2
+    /// shadow models and with all K (the model, the two shares, K), written already.
+    #[serde(skip)]
+    pub budget_says: fn(&BudgetSaid) -> String,
+    /// The slider that steps along the ROC: the false-positive rate the attacker accepts.
+    pub roc_step: &'static str,
+    /// At one step, per model: what the attack flags (each figure written already).
+    #[serde(skip)]
+    pub roc_flags: fn(&RocFlags) -> String,
+}
+
+/// What [`Lenses::budget_says`] says: a model, and its TPR at 1 % FPR with 2 and with `k` shadows.
+pub struct BudgetSaid<'a> {
+    pub model: &'a str,
+    pub with_two: &'a str,
+    pub with_k: &'a str,
+    pub k: &'a str,
+}
+
+/// What [`Lenses::roc_flags`] says of one model at one point of its ROC curve.
+pub struct RocFlags<'a> {
+    pub model: &'a str,
+    /// The false-positive rate, and the non-members it wrongly flags there.
+    pub fpr: &'a str,
+    pub false_positives: &'a str,
+    /// The members it flags, of all.
+    pub flagged: &'a str,
+    pub members: &'a str,
+    /// How many of those are shown (the ones it is surest of), and the outliers among them.
+    pub shown: &'a str,
+    pub outliers: &'a str,
 }
 
 pub const EN: Lenses = Lenses {
@@ -172,7 +205,22 @@ pub const EN: Lenses = Lenses {
         "offline AUC",
         "loss-attack AUC",
         "LiRA AUC, noisy only",
+        "TPR @ 0.1% FPR",
     ],
+    too_few: "too few candidates",
+    roc_step: "Step along the ROC: the false-positive rate the attacker accepts",
+    roc_flags: |r| {
+        format!(
+            "{}: at {} false positives ({} non-members wrongly flagged) LiRA flags {} of {} members; the {} it is surest of, {} of them outliers:",
+            r.model, r.fpr, r.false_positives, r.flagged, r.members, r.shown, r.outliers
+        )
+    },
+    budget_says: |b| {
+        format!(
+            "At 1 % false positives, LiRA finds {} of {}'s members with 2 shadow models, {} with {}: what an attacker's extra training buys.",
+            b.with_two, b.model, b.with_k, b.k
+        )
+    },
 };
 
 pub const ES: Lenses = Lenses {
@@ -278,7 +326,22 @@ pub const ES: Lenses = Lenses {
         "AUC offline",
         "AUC del ataque por pérdida",
         "AUC de LiRA, solo ruidosas",
+        "TPR con FPR del 0,1 %",
     ],
+    too_few: "muy pocos candidatos",
+    roc_step: "Recorre la ROC: la tasa de falsos positivos que acepta el atacante",
+    roc_flags: |r| {
+        format!(
+            "{}: con {} de falsos positivos ({} no miembros marcados por error) LiRA marca {} de {} miembros; los {} de los que está más seguro, {} de ellos atípicos:",
+            r.model, r.fpr, r.false_positives, r.flagged, r.members, r.shown, r.outliers
+        )
+    },
+    budget_says: |b| {
+        format!(
+            "Con un 1 % de falsos positivos, LiRA encuentra {} de los miembros de {} con 2 modelos sombra y {} con {}: lo que compra el entrenamiento extra del atacante.",
+            b.with_two, b.model, b.with_k, b.k
+        )
+    },
 };
 
 pub const PT: Lenses = Lenses {
@@ -381,5 +444,20 @@ pub const PT: Lenses = Lenses {
         "AUC offline",
         "AUC do ataque por perda",
         "AUC do LiRA, só ruidosas",
+        "TPR com FPR de 0,1%",
     ],
+    too_few: "poucos candidatos",
+    roc_step: "Percorra a ROC: a taxa de falsos positivos que o atacante aceita",
+    roc_flags: |r| {
+        format!(
+            "{}: com {} de falsos positivos ({} não membros marcados por engano) o LiRA marca {} de {} membros; os {} de que tem mais certeza, {} deles atípicos:",
+            r.model, r.fpr, r.false_positives, r.flagged, r.members, r.shown, r.outliers
+        )
+    },
+    budget_says: |b| {
+        format!(
+            "Com 1% de falsos positivos, o LiRA encontra {} dos membros de {} com 2 modelos-sombra e {} com {}: o que o treino extra do atacante compra.",
+            b.with_two, b.model, b.with_k, b.k
+        )
+    },
 };

@@ -1,12 +1,17 @@
-//! Every text of Spotlight's page, in English, Spanish and Portuguese.
+//! Every text of Spotlight's page and CLI, in English, Spanish and Portuguese.
 //!
 //! One struct of texts per area of the page (`controls`, `charts`, …), and one literal of it per
 //! language (`EN`, `ES`, `PT` in the area's file): a text missing from a language is a compile
 //! error, not an English leftover. A text with numbers in it is a function (`fn(..) -> String`),
-//! written per language, numbers by [`Lang`]'s `num`/`int`/`pct`. The core stays English (the CLI's
-//! language); the page translates the core's texts by their names (a `Config` field's name, a
-//! notice's variant). A test below checks that no Spanish or Portuguese text is left equal to its
-//! English one (except the few names listed there: "MNIST", "Adam", …).
+//! written per language, numbers by [`Lang`]'s `num`/`int`/`pct`; one with many values of one
+//! type takes them in a struct, by name.
+//!
+//! Each text exists once, here: the core keeps names and variants (a `Config` field's name, a
+//! course part's, a claim's letter, a `Variant`, a notice's variant), and the page and the CLI (its
+//! English is [`EN`]) take the words by those names; [`say`] writes the core's notices and errors,
+//! and a run's progress and failures, by variant. A test below checks that no Spanish or
+//! Portuguese text is left equal to its English one (except the few names listed there: "MNIST",
+//! "Adam", …); `fn_texts.rs` does the same for the texts that are functions, called.
 
 use serde::Serialize;
 
@@ -14,10 +19,13 @@ pub mod canary;
 pub mod charts;
 pub mod controls;
 pub mod fields;
+#[cfg(test)]
+mod fn_texts;
 pub mod lenses;
 pub mod notices;
 pub mod page;
 pub mod paper;
+pub mod say;
 pub mod status;
 pub mod theory;
 pub mod tour;

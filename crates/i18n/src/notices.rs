@@ -3,11 +3,42 @@
 //!
 //! The core's notices and errors are enums (`link::Notice`, `read::ReadError`,
 //! `config::ConfigProblem`, `canary::CanaryError`) whose `Display` is the English the CLI writes;
-//! the page writes them with these texts by variant (the app's `notice_text`), and the English here
+//! the page writes them with these texts by variant ([`crate::say::notice`]), and the English here
 //! is that `Display`, word for word. Values come in already written: numbers in the language's way,
 //! a key or value the link gave quoted (`"abc"`), a field by its link name (`label_noise`).
 
 use serde::Serialize;
+
+/// Why a `run=1` link waits: its cost (epochs × samples × models = sample passes), how many times
+/// the default comparison that is, and the most a link starts by itself.
+pub struct Large<'a> {
+    pub epochs: &'a str,
+    pub samples: &'a str,
+    pub models: &'a str,
+    pub passes: &'a str,
+    pub times: &'a str,
+    pub budget: &'a str,
+}
+
+/// A control's text its field refused: the field's link name, what was typed (quoted), why, and
+/// the value the control shows again.
+pub struct InvalidControl<'a> {
+    pub name: &'a str,
+    pub raw: &'a str,
+    pub reason: &'a str,
+    pub kept: &'a str,
+}
+
+/// A control's number outside its field's range: the field's link name, what was typed, the value
+/// it was set to, the range, and whether whole numbers only.
+pub struct ClampedControl<'a> {
+    pub name: &'a str,
+    pub raw: &'a str,
+    pub to: &'a str,
+    pub min: &'a str,
+    pub max: &'a str,
+    pub whole: bool,
+}
 
 #[derive(Debug, Serialize)]
 pub struct Notices {
@@ -38,9 +69,8 @@ pub struct Notices {
 
     // Why a `run=1` link waits for a click (`link::AskWhy`).
     pub ask_foreign_frame: &'static str,
-    /// epochs, samples, models, sample passes, times the default comparison, the budget.
     #[serde(skip)]
-    pub ask_large: fn(&str, &str, &str, &str, &str, &str) -> String,
+    pub ask_large: fn(&Large) -> String,
 
     // Why a value does not fit (`read::ReadError`).
     pub expected_bool: &'static str,
@@ -85,12 +115,10 @@ pub struct Notices {
     pub not_object: &'static str,
 
     // The controls' notices.
-    /// field, quoted text typed, reason, the value kept.
     #[serde(skip)]
-    pub invalid_control: fn(&str, &str, &str, &str) -> String,
-    /// field, text typed, value set, min, max, whole numbers only.
+    pub invalid_control: fn(&InvalidControl) -> String,
     #[serde(skip)]
-    pub clamped_control: fn(&str, &str, &str, &str, &str, bool) -> String,
+    pub clamped_control: fn(&ClampedControl) -> String,
     /// The error (field: why).
     #[serde(skip)]
     pub not_applied: fn(&str) -> String,
@@ -108,7 +136,7 @@ pub const EN: Notices = Notices {
     conflict: |key, reason| format!("{key}: {reason}; kept the default"),
     more: |count| format!("and {count} more not listed"),
     ask_foreign_frame: "This page is shown inside another site's page, so its link does not start a run by itself.",
-    ask_large: |e, s, m, p, x, b| {
+    ask_large: |&Large { epochs: e, samples: s, models: m, passes: p, times: x, budget: b }| {
         format!(
             "This link asks to start a large run at once: {e} epochs × {s} samples × {m} models = {p} sample passes, \
              {x}× the default comparison (the most a link starts by itself on this backend is {b})."
@@ -140,10 +168,10 @@ pub const EN: Notices = Notices {
     not_json: "not valid JSON: ",
     not_object: "expected a JSON object",
 
-    invalid_control: |name, raw, reason, kept| {
+    invalid_control: |&InvalidControl { name, raw, reason, kept }| {
         format!("{name}: {raw} is not valid ({reason}); kept {kept}")
     },
-    clamped_control: |name, raw, to, min, max, whole| {
+    clamped_control: |&ClampedControl { name, raw, to, min, max, whole }| {
         format!(
             "{name}: {raw} set to {to} (allowed {min} to {max}{})",
             if whole { ", whole numbers" } else { "" }
@@ -164,7 +192,7 @@ pub const ES: Notices = Notices {
     conflict: |key, reason| format!("{key}: {reason}; se mantiene el valor predeterminado"),
     more: |count| format!("y {count} más sin listar"),
     ask_foreign_frame: "Esta página se muestra dentro de la página de otro sitio, así que su enlace no inicia un entrenamiento por sí solo.",
-    ask_large: |e, s, m, p, x, b| {
+    ask_large: |&Large { epochs: e, samples: s, models: m, passes: p, times: x, budget: b }| {
         format!(
             "Este enlace pide iniciar de inmediato un entrenamiento grande: {e} épocas × {s} muestras × {m} modelos = {p} pasadas \
              de muestras, {x}× la comparación por defecto (lo máximo que un enlace inicia por sí solo en este backend es {b})."
@@ -198,10 +226,10 @@ pub const ES: Notices = Notices {
     not_json: "JSON no válido: ",
     not_object: "se esperaba un objeto JSON",
 
-    invalid_control: |name, raw, reason, kept| {
+    invalid_control: |&InvalidControl { name, raw, reason, kept }| {
         format!("{name}: {raw} no es válido ({reason}); se mantiene {kept}")
     },
-    clamped_control: |name, raw, to, min, max, whole| {
+    clamped_control: |&ClampedControl { name, raw, to, min, max, whole }| {
         format!(
             "{name}: {raw} se ajustó a {to} (se permite de {min} a {max}{})",
             if whole { ", solo números enteros" } else { "" }
@@ -222,7 +250,7 @@ pub const PT: Notices = Notices {
     conflict: |key, reason| format!("{key}: {reason}; mantido o valor padrão"),
     more: |count| format!("e mais {count} não listados"),
     ask_foreign_frame: "Esta página aparece dentro da página de outro site, então o link dela não inicia um treino sozinho.",
-    ask_large: |e, s, m, p, x, b| {
+    ask_large: |&Large { epochs: e, samples: s, models: m, passes: p, times: x, budget: b }| {
         format!(
             "Este link pede para iniciar já um treino grande: {e} épocas × {s} amostras × {m} modelos = {p} passagens de \
              amostras, {x}× a comparação padrão (o máximo que um link inicia sozinho neste backend é {b})."
@@ -256,10 +284,10 @@ pub const PT: Notices = Notices {
     not_json: "JSON inválido: ",
     not_object: "esperado um objeto JSON",
 
-    invalid_control: |name, raw, reason, kept| {
+    invalid_control: |&InvalidControl { name, raw, reason, kept }| {
         format!("{name}: {raw} não é válido ({reason}); mantido {kept}")
     },
-    clamped_control: |name, raw, to, min, max, whole| {
+    clamped_control: |&ClampedControl { name, raw, to, min, max, whole }| {
         format!(
             "{name}: {raw} ajustado para {to} (permitido de {min} a {max}{})",
             if whole { ", só números inteiros" } else { "" }

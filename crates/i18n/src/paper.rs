@@ -1,8 +1,10 @@
 //! The texts of the panel "What the paper found / what we measured": the claims (by their letter),
-//! the table, the notes and the charts' captions. The claims' English is the core's
-//! (`spotlight_core::paper::claims_list`, also in `results/paper-mid.json`), checked by a test.
+//! the table, the notes and the charts' captions. The core decides the claims
+//! (`spotlight_core::paper::claims_list`, by letter); their texts are only here (the CLI's English
+//! too), a test checks that every claim has them.
 
 use serde::Serialize;
+use spotlight_core::paper::Outcome;
 
 #[derive(Debug, Serialize)]
 pub struct Paper {
@@ -654,6 +656,16 @@ impl Paper {
     pub fn claim(&self, id: char) -> Option<&ClaimText> {
         self.claims.iter().find(|c| c.id == id)
     }
+
+    /// A verdict in words: "held", "did not hold", …
+    pub fn outcome(&self, o: Outcome) -> &'static str {
+        match o {
+            Outcome::Held => self.held,
+            Outcome::Failed => self.not_held,
+            Outcome::Inconclusive => self.inconclusive,
+            Outcome::Unchecked => self.unchecked,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -682,15 +694,13 @@ mod tests {
     }
 
     #[test]
-    fn english_is_the_cores() {
+    fn every_claim_of_the_core_has_its_texts_in_its_order() {
         let core = claims_list();
-        assert_eq!(core.len(), super::EN.claims.len());
-        for (c, t) in core.iter().zip(&super::EN.claims) {
-            assert_eq!((c.id, c.claim, c.paper, c.caveat), (t.id, t.claim, t.paper, t.caveat));
-        }
         for lang in crate::Lang::ALL {
             let p = &lang.texts().paper;
-            assert!(core.iter().all(|c| p.claim(c.id).is_some()), "{lang:?}");
+            let ids: Vec<char> = p.claims.iter().map(|c| c.id).collect();
+            assert_eq!(ids, core.iter().map(|c| c.id).collect::<Vec<_>>(), "{lang:?}");
+            assert!(p.claims.iter().all(|c| ![c.claim, c.paper, c.caveat].contains(&"")));
         }
         let caption = (super::EN.captions.tradeoff)(&crate::Lang::En.pct(REG_NOISE, 0));
         assert!(

@@ -151,12 +151,6 @@ pub struct Progress {
 /// What a run is doing (the progress line), and its wall time by phase.
 #[derive(Debug, Serialize)]
 pub struct Doing {
-    /// The model, the epoch, the step.
-    #[serde(skip)]
-    pub target: fn(&str, &str, &str) -> String,
-    /// The shadow model's number, its model.
-    #[serde(skip)]
-    pub shadow: fn(&str, &str) -> String,
     pub attacking: &'static str,
     pub done: &'static str,
     /// The target models training now (joined by `and`).
@@ -251,6 +245,32 @@ pub struct Load {
     pub inflates_too_big: fn(&str) -> String,
 }
 
+/// A dataset's images of another shape than expected: their size ("32×32") and classes (by
+/// `Data::classes`), the size and classes expected.
+pub struct Shape<'a> {
+    pub size: &'a str,
+    pub classes: &'a str,
+    pub want: &'a str,
+    pub want_classes: &'a str,
+}
+
+/// An experiment's pool of samples larger than the dataset's training images: the pool, whether it
+/// holds members and non-members (the attack), the training images, the dataset's name.
+pub struct PoolTooLarge<'a> {
+    pub pool: &'a str,
+    pub attack: bool,
+    pub train: &'a str,
+    pub dataset: &'a str,
+}
+
+/// The benchmark's timed comparison: training samples, epochs, shadow models, the backend.
+pub struct Comparison<'a> {
+    pub samples: &'a str,
+    pub epochs: &'a str,
+    pub shadows: &'a str,
+    pub backend: &'a str,
+}
+
 /// What is wrong with a dataset's asset (after the file's name), or why an experiment's data cannot
 /// be built. Numbers come in written; English is the data crate's and the core's text.
 #[derive(Debug, Serialize)]
@@ -267,9 +287,8 @@ pub struct Data {
     /// A number of classes (for `shape`).
     #[serde(skip)]
     pub classes: fn(u8) -> String,
-    /// The images' size ("32×32") and classes (`classes`), the size and classes expected.
     #[serde(skip)]
-    pub shape: fn(&str, &str, &str, &str) -> String,
+    pub shape: fn(&Shape) -> String,
     /// Train images, test images.
     #[serde(skip)]
     pub empty_split: fn(&str, &str) -> String,
@@ -286,9 +305,8 @@ pub struct Data {
     /// Bytes needed, the offset, bytes left.
     #[serde(skip)]
     pub truncated: fn(&str, &str, &str) -> String,
-    /// Pool samples, whether members and non-members (the attack), training images, the dataset.
     #[serde(skip)]
-    pub pool_too_large: fn(&str, bool, &str, &str) -> String,
+    pub pool_too_large: fn(&PoolTooLarge) -> String,
     pub no_other_dataset: &'static str,
     pub other_size: &'static str,
     /// The drawing's pixels, the images'.
@@ -323,9 +341,8 @@ pub struct Bench {
     pub failed: fn(&str) -> String,
     #[serde(skip)]
     pub load_failed: fn(&str) -> String,
-    /// Training samples, epochs, shadow models, the backend.
     #[serde(skip)]
-    pub comparison: fn(&str, &str, &str, &str) -> String,
+    pub comparison: fn(&Comparison) -> String,
     #[serde(skip)]
     pub in_workers: fn(&str) -> String,
     pub on_page: &'static str,
@@ -417,8 +434,6 @@ pub const EN: Status = Status {
         export_csv: "Export curves (CSV)",
     },
     doing: Doing {
-        target: |model, epoch, step| format!("training {model}: epoch {epoch}, step {step}"),
-        shadow: |k, model| format!("training shadow model {k} for {model}"),
         attacking: "running the membership attacks",
         done: "done",
         training: |models| format!("training {models}"),
@@ -498,7 +513,7 @@ pub const EN: Status = Status {
             format!("{split} split: label {label} is out of range for {classes} classes")
         },
         classes: |n| format!("{n} class{}", if n == 1 { "" } else { "es" }),
-        shape: |size, classes, want, want_classes| {
+        shape: |&Shape { size, classes, want, want_classes }| {
             format!("{size} images in {classes}, expected {want} in {want_classes}")
         },
         empty_split: |train, test| {
@@ -515,7 +530,7 @@ pub const EN: Status = Status {
                 "truncated dataset asset: needed {needed} more bytes at offset {at}, {left} left"
             )
         },
-        pool_too_large: |pool, attack, train, dataset| {
+        pool_too_large: |&PoolTooLarge { pool, attack, train, dataset }| {
             let both = if attack { " (members + non-members for the attack)" } else { "" };
             format!(
                 "train_size: {pool} samples{both} do not fit in the {train} training images of {dataset}"
@@ -549,7 +564,7 @@ pub const EN: Status = Status {
         cancelled: "Cancelled",
         failed: |e| format!("Failed({e:?})"),
         load_failed: |e| format!("LoadFailed({e:?})"),
-        comparison: |samples, epochs, shadows, backend| {
+        comparison: |&Comparison { samples, epochs, shadows, backend }| {
             format!(
                 "The comparison ({samples} training samples, {epochs} epochs, {shadows} shadow models) on {backend}"
             )
@@ -646,8 +661,6 @@ pub const ES: Status = Status {
         export_csv: "Exportar curvas (CSV)",
     },
     doing: Doing {
-        target: |model, epoch, step| format!("entrenando {model}: época {epoch}, paso {step}"),
-        shadow: |k, model| format!("entrenando el modelo sombra {k} de {model}"),
         attacking: "ejecutando los ataques de inferencia de pertenencia",
         done: "listo",
         training: |models| format!("entrenando {models}"),
@@ -732,7 +745,7 @@ pub const ES: Status = Status {
             )
         },
         classes: |n| format!("{n} clase{}", if n == 1 { "" } else { "s" }),
-        shape: |size, classes, want, want_classes| {
+        shape: |&Shape { size, classes, want, want_classes }| {
             format!("imágenes de {size} en {classes}; se esperaban de {want} en {want_classes}")
         },
         empty_split: |train, test| {
@@ -751,7 +764,7 @@ pub const ES: Status = Status {
                 "archivo de datos truncado: se necesitaban {needed} bytes más en la posición {at}, quedan {left}"
             )
         },
-        pool_too_large: |pool, attack, train, dataset| {
+        pool_too_large: |&PoolTooLarge { pool, attack, train, dataset }| {
             let both = if attack { " (miembros + no miembros para el ataque)" } else { "" };
             format!(
                 "train_size: {pool} muestras{both} no caben en las {train} imágenes de entrenamiento de {dataset}"
@@ -795,7 +808,7 @@ pub const ES: Status = Status {
         cancelled: "cancelada",
         failed: |e| format!("error: {e}"),
         load_failed: |e| format!("error de carga: {e}"),
-        comparison: |samples, epochs, shadows, backend| {
+        comparison: |&Comparison { samples, epochs, shadows, backend }| {
             format!(
                 "La comparación ({samples} muestras de entrenamiento, {epochs} épocas, {shadows} modelos sombra) en {backend}"
             )
@@ -895,8 +908,6 @@ pub const PT: Status = Status {
         export_csv: "Exportar curvas (CSV)",
     },
     doing: Doing {
-        target: |model, epoch, step| format!("treinando {model}: época {epoch}, passo {step}"),
-        shadow: |k, model| format!("treinando o modelo-sombra {k} de {model}"),
         attacking: "executando os ataques de inferência de pertencimento",
         done: "concluído",
         training: |models| format!("treinando {models}"),
@@ -982,7 +993,7 @@ pub const PT: Status = Status {
             )
         },
         classes: |n| format!("{n} classe{}", if n == 1 { "" } else { "s" }),
-        shape: |size, classes, want, want_classes| {
+        shape: |&Shape { size, classes, want, want_classes }| {
             format!("imagens de {size} em {classes}; esperadas de {want} em {want_classes}")
         },
         empty_split: |train, test| {
@@ -1001,7 +1012,7 @@ pub const PT: Status = Status {
                 "arquivo de dados truncado: eram necessários mais {needed} bytes na posição {at}, restam {left}"
             )
         },
-        pool_too_large: |pool, attack, train, dataset| {
+        pool_too_large: |&PoolTooLarge { pool, attack, train, dataset }| {
             let both = if attack { " (membros + não membros para o ataque)" } else { "" };
             format!(
                 "train_size: {pool} amostras{both} não cabem nas {train} imagens de treino de {dataset}"
@@ -1041,7 +1052,7 @@ pub const PT: Status = Status {
         cancelled: "cancelada",
         failed: |e| format!("erro: {e}"),
         load_failed: |e| format!("erro ao carregar: {e}"),
-        comparison: |samples, epochs, shadows, backend| {
+        comparison: |&Comparison { samples, epochs, shadows, backend }| {
             format!(
                 "A comparação ({samples} amostras de treino, {epochs} épocas, {shadows} modelos-sombra) em {backend}"
             )
@@ -1068,11 +1079,6 @@ pub const PT: Status = Status {
 
 #[cfg(test)]
 mod tests {
-    use spotlight_core::Variant;
-    use spotlight_core::bench::PhaseTimes;
-    use spotlight_core::experiment::{Phase, Progress};
-    use spotlight_core::train::TrainError;
-
     use super::*;
     use crate::Lang;
 
@@ -1088,48 +1094,5 @@ mod tests {
             assert!((b.estimate)(About::of(31.0)).contains("30 s"), "{lang:?}");
             assert!((b.estimate)(About::of(150.0)).contains("3 min"), "{lang:?}");
         }
-    }
-
-    /// The page's English is the core's (the CLI's and the browser tests'), word for word.
-    #[test]
-    fn english_is_the_cores() {
-        let (d, f) = (&EN.doing, &EN.failure);
-        // The models' names are the charts' (one table for the page).
-        let models = &crate::charts::EN.models;
-        let n = |x: f64| Lang::En.num(x, 1);
-        let t = PhaseTimes { targets_s: 7.62, shadows_s: 3.05, attack_s: 0.1, total_s: 10.77 };
-        assert_eq!(
-            (d.phases)(&n(t.targets_s), &(d.shadows_s)(&n(t.shadows_s)), &n(t.attack_s)),
-            t.describe()
-        );
-        let t = PhaseTimes { shadows_s: 0.0, ..t };
-        assert_eq!((d.phases)(&n(t.targets_s), d.shadows_alongside, &n(t.attack_s)), t.describe());
-        let p = Progress {
-            phase: Phase::Targets,
-            steps_done: 3,
-            steps_total: 9,
-            variant: Some(Variant::Plain),
-            epoch: 2,
-            step: 14,
-            epoch_finished: false,
-            measured: false,
-            shadow: 0,
-        };
-        assert_eq!((d.target)(models.no_bn, "2", "14"), p.describe());
-        let p = Progress { phase: Phase::Shadows, variant: Some(Variant::Bn), shadow: 3, ..p };
-        assert_eq!((d.shadow)("3", models.bn), p.describe());
-        assert_eq!(d.attacking, Progress { phase: Phase::Attack, ..p.clone() }.describe());
-        assert_eq!(d.done, Progress { phase: Phase::Done, ..p }.describe());
-        for v in [Variant::Bn, Variant::BnReg, Variant::Plain] {
-            let name = match v {
-                Variant::Bn => models.bn,
-                Variant::BnReg => models.bn_reg,
-                Variant::Plain => models.no_bn,
-            };
-            assert_eq!(name, v.label());
-        }
-        let e = TrainError::NonFinite { epoch: 2, step: 14, value: f64::NAN };
-        assert_eq!((f.loss_diverged)("NaN", "2", "14"), e.to_string());
-        assert_eq!((f.backend_failed)("lost"), TrainError::Backend("lost".into()).to_string());
     }
 }

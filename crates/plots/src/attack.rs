@@ -1,6 +1,8 @@
 //! The privacy lens: LiRA's (and the loss attack's) ROC curves.
 
 use super::*;
+use spotlight_core::attack::variance_for;
+use spotlight_core::report::SampleLira;
 
 /// ROC curves of LiRA (and the loss attack, thinner) on log-log axes, with the chance line.
 pub fn roc_curves(report: &Report, lang: Lang) -> String {
@@ -59,6 +61,120 @@ pub fn roc_curves(report: &Report, lang: Lang) -> String {
                 );
             }
         }
+        Ok(keys)
+    })
+}
+
+/// What more shadow models buy: LiRA's AUC as the shadow models it uses grow from 2 to K (the
+/// attack redone on the first k of those already trained), online (thick) and offline (thin), with
+/// the variance the attack itself uses at K; `""` without a measured curve.
+pub fn budget_curves(report: &Report, lang: Lang) -> String {
+    let t = &lang.texts().charts;
+    let mut series = Vec::new();
+    for run in &report.runs {
+        let Some((a, b)) = run.attack.as_ref().and_then(|a| a.budget.as_ref().map(|b| (a, b)))
+        else {
+            continue;
+        };
+        let variance = variance_for(a.shadow_models);
+        for (online, label, width) in [(true, "LiRA", 3), (false, t.offline, 1)] {
+            series.push(Line {
+                label: format!("{}: {label}", run_name(report, run, lang)),
+                color: color_of(report, run),
+                dash: dash_of(report, run),
+                width,
+                points: b
+                    .series(online, variance)
+                    .iter()
+                    .map(|p| (p.shadows as f64, p.auc))
+                    .collect(),
+            });
+        }
+    }
+    series.retain(|l| !l.points.is_empty());
+    if series.is_empty() {
+        return String::new();
+    }
+    lines(t.budget_title, t.budget_axis, "AUC", &series, Some((0.5, t.chance)), lang)
+}
+
+/// How LiRA scored one sample: the φ each shadow model gave it (marks on the axis: IN, the shadows
+/// that trained on it, above; OUT below), the Gaussians the attack fitted to each side, and the
+/// attacked model's φ as a vertical line. Drawn in the colour of the model it belongs to.
+pub fn sample_lira(s: &SampleLira, variant: Variant, lang: Lang) -> String {
+    let t = &lang.texts().charts;
+    let f = &s.fitted;
+    let color = match variant {
+        Variant::Bn => BN_COLOR,
+        Variant::Plain => PLAIN_COLOR,
+        Variant::BnReg => REG_COLOR,
+    };
+    let sd = |v: f64| v.max(1e-12).sqrt();
+    let mut lo = s.phi.min(f.mu_out - 3.0 * sd(f.var_out));
+    let mut hi = s.phi.max(f.mu_out + 3.0 * sd(f.var_out));
+    if let Some(mu) = f.mu_in {
+        (lo, hi) = (lo.min(mu - 3.0 * sd(f.var_in)), hi.max(mu + 3.0 * sd(f.var_in)));
+    }
+    for &v in s.phi_in.iter().chain(&s.phi_out) {
+        (lo, hi) = (lo.min(v), hi.max(v));
+    }
+    let pad = 0.05 * (hi - lo).max(1e-6);
+    let (lo, hi) = (lo - pad, hi + pad);
+    let density = |mu: f64, var: f64| {
+        (0..=120)
+            .map(|k| {
+                let x = lo + (hi - lo) * k as f64 / 120.0;
+                (
+                    x,
+                    (-(x - mu).powi(2) / (2.0 * var)).exp()
+                        / (2.0 * std::f64::consts::PI * var).sqrt(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let curve_in = f.mu_in.map(|mu| density(mu, f.var_in.max(1e-12)));
+    let curve_out = density(f.mu_out, f.var_out.max(1e-12));
+    let top = curve_in.iter().flatten().chain(&curve_out).fold(0.0f64, |m, p| m.max(p.1)) * 1.15;
+    let top = if top > 0.0 { top } else { 1.0 };
+    let num = |x: f64| describe::num(x, lang);
+    let mut desc = vec![format!("{} {}", t.attacked_phi, num(s.phi))];
+    if let Some(mu) = f.mu_in {
+        desc.push(format!("{} ({}): {}", t.shadows_in, s.phi_in.len(), num(mu)));
+    }
+    desc.push(format!("{} ({}): {}", t.shadows_out, s.phi_out.len(), num(f.mu_out)));
+    desc.push(format!("LiRA {}", num(s.online)));
+    svg(WIDTH, 300, t.sample_title, &desc.join(". "), lang, |root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(t.sample_title, ("sans-serif", CAPTION))
+            .margin(10)
+            .margin_right(24)
+            .x_label_area_size(48)
+            .y_label_area_size(60)
+            .build_cartesian_2d(lo..hi, 0f64..top)
+            .map_err(|e| e.to_string())?;
+        mesh(&mut chart)
+            .x_desc(t.phi_axis)
+            .y_desc(t.density)
+            .x_label_formatter(&|v| tick(v, lang))
+            .y_label_formatter(&|v| tick(v, lang))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        let mut keys = Legend::default();
+        let shade = lighter(color);
+        let (inside, outside) = (color.stroke_width(3), GREY.stroke_width(3));
+        if let Some(c) = curve_in {
+            stroke(&mut chart, c, inside, Dash::Solid)?;
+            keys.add(t.shadows_in, Mark::Line(inside, Dash::Solid));
+        }
+        stroke(&mut chart, curve_out, outside, Dash::Long)?;
+        keys.add(t.shadows_out, Mark::Line(outside, Dash::Long));
+        // Each shadow's φ: IN marks in the upper tenth, OUT marks just above the axis.
+        let rug = |v: &[f64], y: f64| v.iter().map(|&x| (x, y)).collect::<Vec<_>>();
+        marks(&mut chart, rug(&s.phi_in, 0.9 * top), Mark::Dot(5, shade.filled()))?;
+        marks(&mut chart, rug(&s.phi_out, 0.05 * top), Mark::Triangle(6, GREY.filled()))?;
+        let target = BLACK.stroke_width(2);
+        stroke(&mut chart, vec![(s.phi, 0.0), (s.phi, top)], target, Dash::Solid)?;
+        keys.add(t.attacked_phi, Mark::Line(target, Dash::Solid));
         Ok(keys)
     })
 }

@@ -2,6 +2,7 @@
 //! and `<desc>` (with `role="img"`), which screen readers read and the CLI's files keep.
 
 use spotlight_i18n::Lang;
+use spotlight_i18n::charts::Summary;
 
 /// A number as a chart reader would say it: three significant digits, no trailing noise. English
 /// as it always was (ungrouped: the CLI's files), other languages their own way.
@@ -63,7 +64,12 @@ pub fn series(
             let n = lang.plain(many.len());
             format!(
                 "{label}: {}",
-                (t.summary)(&n, &at(&many[0]), &at(&many[many.len() - 1]), &at(&top))
+                (t.summary)(&Summary {
+                    count: &n,
+                    first: &at(&many[0]),
+                    last: &at(&many[many.len() - 1]),
+                    top: &at(&top),
+                })
             )
         }
     }

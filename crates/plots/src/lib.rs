@@ -13,7 +13,7 @@ mod svg;
 mod theory;
 mod training;
 
-pub use attack::roc_curves;
+pub use attack::{budget_curves, roc_curves, sample_lira};
 pub use gamma::gamma_sigma_curves;
 pub use gradients::{grad_norm_curves, grad_norm_histograms};
 pub use paper::{paper_charts, tradeoff_chart};
@@ -162,12 +162,7 @@ fn crop(s: &str, w: u32, from: u32, to: u32) -> String {
 
 /// A model's name in `lang`: "BN", "no-BN", "BN + γ/σ reg" in English.
 pub fn model_name(variant: Variant, lang: Lang) -> &'static str {
-    let m = &lang.texts().charts.models;
-    match variant {
-        Variant::BnReg => m.bn_reg,
-        Variant::Bn => m.bn,
-        Variant::Plain => m.no_bn,
-    }
+    lang.texts().charts.models.of(variant)
 }
 
 fn run_name(report: &Report, run: &ModelRun, lang: Lang) -> &'static str {
@@ -356,6 +351,54 @@ mod tests {
         for (_, svg) in paper_charts(&t, Lang::En) {
             assert!(svg.contains("<svg") && !svg.contains("chart error"), "{svg}");
         }
+    }
+
+    /// The shadow-count chart draws each model's curves (online and offline) from its attack's
+    /// budget, and nothing for a report measured before it existed.
+    #[test]
+    fn the_budget_chart_draws_what_more_shadows_buy() {
+        use spotlight_core::attack::{budget_curve, roc, shadow_membership};
+        let (n, k) = (200, 4);
+        let keep = shadow_membership(n, k, 1);
+        let is_member: Vec<bool> = (0..n).map(|i| i % 2 == 0).collect();
+        // φ of each shadow: high where it trained on the candidate; the target's high on members.
+        let shadow_phi: Vec<Option<Vec<f64>>> = (0..k)
+            .map(|s| {
+                Some(
+                    (0..n)
+                        .map(|i| if keep[s][i] { 2.0 } else { 0.0 } + (i % 7) as f64 * 0.1)
+                        .collect(),
+                )
+            })
+            .collect();
+        let target: Vec<f64> =
+            (0..n).map(|i| if is_member[i] { 2.0 } else { 0.0 } + (i % 5) as f64 * 0.1).collect();
+        let r0 = roc(&[0.9, 0.8], &[0.1, 0.2]).unwrap();
+        let attack = AttackReport {
+            shadow_models: k,
+            members: n / 2,
+            non_members: n / 2,
+            loss: r0.clone(),
+            lira_online: r0.clone(),
+            lira_offline: r0.clone(),
+            lira_noisy: None,
+            group_means: vec![],
+            exposed: vec![],
+            canary: None,
+            budget: Some(budget_curve(&target, &shadow_phi, &keep, &is_member)),
+        };
+        let run = ModelRun { attack: Some(attack), ..ModelRun::new(Variant::Bn) };
+        let mut r = Report { config: Default::default(), backend: "test".into(), runs: vec![run] };
+        let svg = budget_curves(&r, Lang::En);
+        // Online and offline, 3 points each (2, 3 and 4 shadows), in the text alternative too.
+        assert!(svg.contains("<title>What more shadow models buy"), "{svg}");
+        for line in ["BN: LiRA:", "BN: offline LiRA:"] {
+            let said = &svg[svg.find(line).expect(line)..];
+            let said = &said[..said.find(". ").unwrap_or(said.len())];
+            assert_eq!(said.matches(" at shadows ").count(), 3, "{said}");
+        }
+        r.runs[0].attack.as_mut().unwrap().budget = None;
+        assert_eq!(budget_curves(&r, Lang::En), "");
     }
 
     fn probes() -> ProbeValues {

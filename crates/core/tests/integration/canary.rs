@@ -8,8 +8,8 @@ use burn::tensor::Device;
 use spotlight_core::canary;
 use spotlight_core::config::{Config, DatasetName};
 use spotlight_core::data::transforms::SampleKind;
-use spotlight_core::driver;
 use spotlight_core::experiment_data::ExperimentData;
+use spotlight_core::local;
 
 /// A "7" (a bar and a diagonal), to be planted as a 3.
 fn seven() -> String {
@@ -82,7 +82,7 @@ fn each_model_follows_the_canary_and_the_attack_scores_it() {
     let ds = common::load(DatasetName::Mnist);
     let c = config();
     let report =
-        pollster::block_on(driver::run(&c, &ds, None, &Device::flex(), "flex", |_| ())).unwrap();
+        pollster::block_on(local::run(&c, &ds, None, &Device::flex(), "flex", |_| ())).unwrap();
     assert_eq!(report.runs.len(), 2, "BN and no-BN");
     for run in &report.runs {
         assert!(run.error.is_none(), "{:?}", run.error);
@@ -109,8 +109,8 @@ fn each_model_follows_the_canary_and_the_attack_scores_it() {
         let shown = a.exposed.iter().position(|e| e.kind == SampleKind::Canary);
         assert_eq!(shown.map(|p| p + 1), (m <= a.exposed.len()).then_some(m), "{s:?}");
         eprintln!(
-            "{}: canary predicted {:?}, p(3) {:?}, attack confidence {:.3} (rank {} of {})",
-            report.variant(run).label(),
+            "{:?}: canary predicted {:?}, p(3) {:?}, attack confidence {:.3} (rank {} of {})",
+            report.variant(run),
             run.epochs.iter().map(|e| e.canary.as_ref().unwrap().predicted).collect::<Vec<_>>(),
             run.epochs
                 .iter()

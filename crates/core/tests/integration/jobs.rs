@@ -1,13 +1,15 @@
-//! The sharded path (one job per model, then `assemble`) gives the same report as the steppable
-//! `Experiment` the app drives; and the regularizers do what they say.
+//! The sharded path (one job per model, then `assemble`) gives the same report as a run here
+//! (`local`: the CLI's and the page's fallback), and so does a `Board` fed as parallel workers
+//! feed it; a run here trains its target models side by side and stops when cancelled; and the
+//! regularizers do what they say.
 
 use crate::common;
 
 use burn::tensor::Device;
 use spotlight_core::config::{Config, DatasetName, RegKind};
-use spotlight_core::driver;
 use spotlight_core::experiment_data::{DeviceData, ExperimentData};
 use spotlight_core::jobs::{self, JobResult};
+use spotlight_core::local;
 use spotlight_core::train::Trainer;
 
 fn tiny() -> Config {
@@ -26,12 +28,12 @@ fn tiny() -> Config {
 }
 
 #[test]
-fn jobs_and_the_experiment_give_the_same_report() {
+fn jobs_merged_give_the_report_of_a_run_here() {
     let config = tiny();
     let ds = common::load(config.dataset);
     let device = Device::flex();
     let direct =
-        pollster::block_on(driver::run(&config, &ds, None, &device, "flex", |_| {})).unwrap();
+        pollster::block_on(local::run(&config, &ds, None, &device, "flex", |_| {})).unwrap();
     let results: Vec<JobResult> = jobs::jobs_of(&config)
         .iter()
         .map(|j| pollster::block_on(jobs::run_job(j, &ds, None, &device, "flex", || 0.0)).unwrap())
@@ -65,7 +67,7 @@ fn jobs_and_the_experiment_give_the_same_report() {
 }
 
 /// With the regularizer on, a comparison trains three models side by side — BN, BN + γ/σ
-/// regularizer, no-BN, same data and seed — by jobs as by the steppable experiment, each run named
+/// regularizer, no-BN, same data and seed — by jobs as in a run here, each run named
 /// by its own variant; BN and no-BN are the same models as without the regularizer.
 #[test]
 fn the_regularizer_joins_the_comparison_as_a_third_model() {
@@ -75,7 +77,7 @@ fn the_regularizer_joins_the_comparison_as_a_third_model() {
     let ds = common::load(config.dataset);
     let device = Device::flex();
     let direct =
-        pollster::block_on(driver::run(&config, &ds, None, &device, "flex", |_| {})).unwrap();
+        pollster::block_on(local::run(&config, &ds, None, &device, "flex", |_| {})).unwrap();
     assert_eq!(
         direct.runs.iter().map(|r| direct.variant(r)).collect::<Vec<_>>(),
         [Variant::Bn, Variant::BnReg, Variant::Plain]
@@ -88,7 +90,7 @@ fn the_regularizer_joins_the_comparison_as_a_third_model() {
     let merged =
         jobs::assemble(&config, &ds, None, |k| results.iter().find(|r| r.key == k)).unwrap();
     assert_eq!(merged.runs, direct.runs);
-    let two = pollster::block_on(driver::run(&plain, &ds, None, &device, "flex", |_| {})).unwrap();
+    let two = pollster::block_on(local::run(&plain, &ds, None, &device, "flex", |_| {})).unwrap();
     for v in [Variant::Bn, Variant::Plain] {
         assert_eq!(
             direct.run(v).unwrap().epochs,
@@ -103,15 +105,15 @@ fn the_regularizer_joins_the_comparison_as_a_third_model() {
 
 /// The page's path: a `Board` hands out the jobs as parallel workers would (here the two targets
 /// interleaved, then the rest in turn), its report grows from the read-outs while the targets
-/// train, and ends equal to the steppable experiment's — through JSON, as the workers' messages are.
+/// train, and ends equal to a run here — through JSON, as the workers' messages are.
 #[test]
-fn the_board_gives_the_experiments_report() {
+fn the_board_fed_by_workers_gives_the_report_of_a_run_here() {
     use spotlight_core::board::{Board, Task};
     let config = tiny();
     let ds = common::load(config.dataset);
     let device = Device::flex();
     let direct =
-        pollster::block_on(driver::run(&config, &ds, None, &device, "flex", |_| {})).unwrap();
+        pollster::block_on(local::run(&config, &ds, None, &device, "flex", |_| {})).unwrap();
     let data = ExperimentData::build(&config, &ds, None).unwrap();
     let data: ExperimentData =
         serde_json::from_str(&serde_json::to_string(&data).unwrap()).unwrap();
@@ -138,8 +140,7 @@ fn the_board_gives_the_experiments_report() {
                 assert_eq!(
                     progress.last().map(|p| p.steps_done),
                     progress.last().map(|p| p.steps_total),
-                    "{}",
-                    job.describe()
+                    "{job:?}"
                 );
                 for p in progress {
                     board.progress(index, p.steps_done, p.readout);
@@ -163,6 +164,63 @@ fn the_board_gives_the_experiments_report() {
     assert_eq!(board.fraction(), 1.0);
     assert_eq!(board.report().runs, direct.runs);
     assert!(board.doing().finished, "the board says it is done");
+}
+
+/// A run here trains its target models side by side, a step of each in turn (the page draws both
+/// curves as they grow), says when a turn measured something, and a cancelled run stops at once
+/// with what it measured.
+#[test]
+fn a_run_here_takes_turns_and_stops_when_cancelled() {
+    let config = Config { live_points: 4, ..tiny() };
+    let ds = common::load(config.dataset);
+    let device = Device::flex();
+    let data = ExperimentData::build(&config, &ds, None).unwrap();
+    let (mut turns, mut both, mut grew_unsaid) = (0, 0, 0);
+    let mut seen = 0;
+    // A clock a second further at every reading: each phase takes some of them.
+    let tick = std::cell::Cell::new(0.0);
+    let (ending, times, report) = pollster::block_on(local::run_here(
+        &config,
+        &data,
+        &device,
+        "flex",
+        &|| {
+            tick.set(tick.get() + 1.0);
+            tick.get()
+        },
+        &|| false,
+        |board, measured| {
+            turns += 1;
+            both += usize::from(board.doing().training.len() == 2);
+            let r = board.report();
+            let now: usize = r.runs.iter().map(|r| r.live.len() + r.epochs.len()).sum();
+            grew_unsaid += usize::from(now > seen && !measured);
+            seen = now;
+        },
+    ));
+    assert_eq!(ending, local::Ending::Finished);
+    // The wall time by phase: targets, then the shadows after them, then the attacks.
+    assert!(times.targets_s > 0.0 && times.shadows_s > 0.0 && times.attack_s > 0.0, "{times:?}");
+    assert_eq!(times.targets_s + times.shadows_s + times.attack_s, times.total_s);
+    // 200 members at batch 50, two epochs: 8 steps a target, taken together.
+    assert!(both >= 8, "{both} of {turns} turns trained both targets");
+    assert_eq!(grew_unsaid, 0, "a turn that measured something said so");
+    assert!(report.runs.iter().all(|r| r.attack.is_some()));
+    let asked = std::cell::Cell::new(0);
+    let (ending, _, cut) = pollster::block_on(local::run_here(
+        &config,
+        &data,
+        &device,
+        "flex",
+        &|| 0.0,
+        &|| {
+            asked.set(asked.get() + 1);
+            asked.get() > 5
+        },
+        |_, _| {},
+    ));
+    assert_eq!(ending, local::Ending::Cancelled);
+    assert!(cut.runs.iter().all(|r| r.attack.is_none() && r.epochs.len() < 3), "{cut:?}");
 }
 
 #[test]

@@ -6,6 +6,10 @@
 //! then add) everywhere else — older x86-64, and WebAssembly's SIMD128 in the browser. Loops that
 //! do not use [`Vector`] (pooling) are compiled the same way, so LLVM vectorizes them for the wider
 //! units too (the crate is otherwise built for x86-64's baseline, SSE2).
+//!
+//! This module's x86 intrinsics and run-time dispatch are the workspace's only SIMD `unsafe` (the
+//! root Cargo.toml's lints deny it elsewhere; `mac.rs`, behind the `macerator` feature, loads and
+//! stores through macerator).
 
 /// Lanes of the widest vector here: the buffers the kernels read and write have room for a whole
 /// vector at their last position, and the weight gradient's partial sums keep this many lanes per
@@ -75,23 +79,23 @@ impl Isa {
 macro_rules! for_each_isa {
     ($(#[$doc:meta])* $name:ident => $kernel:ident($($arg:ident: $ty:ty),* $(,)?)) => {
         $(#[$doc])*
-        pub(super) fn $name(isa: $crate::kernels::simd::Isa, $($arg: $ty),*) {
+        pub(super) fn $name(isa: $crate::simd::Isa, $($arg: $ty),*) {
             #[cfg(target_arch = "x86_64")]
             {
                 #[target_feature(enable = "avx512f,avx2,fma")]
                 fn avx512($($arg: $ty),*) {
-                    $kernel::<$crate::kernels::simd::x86::Z>($($arg),*)
+                    $kernel::<$crate::simd::x86::Z>($($arg),*)
                 }
                 #[target_feature(enable = "avx2,fma")]
                 fn avx2($($arg: $ty),*) {
-                    $kernel::<$crate::kernels::simd::x86::Y>($($arg),*)
+                    $kernel::<$crate::simd::x86::Y>($($arg),*)
                 }
-                if isa == $crate::kernels::simd::Isa::Avx512 && isa.runs() {
+                if isa == $crate::simd::Isa::Avx512 && isa.runs() {
                     #[allow(unsafe_code)]
                     // SAFETY: this CPU has AVX-512F, AVX2 and FMA (`runs`).
                     return unsafe { avx512($($arg),*) };
                 }
-                if isa == $crate::kernels::simd::Isa::Avx2 && isa.runs() {
+                if isa == $crate::simd::Isa::Avx2 && isa.runs() {
                     #[allow(unsafe_code)]
                     // SAFETY: this CPU has AVX2 and FMA (`runs`).
                     return unsafe { avx2($($arg),*) };
@@ -177,7 +181,7 @@ impl Vector for [f32; 4] {
 /// SAFETY (every `unsafe` block here): these types' methods are only called from the kernels
 /// [`for_each_isa!`] compiles for their instruction set and calls only where [`Isa::runs`] found
 /// it; loads and stores go through a slice of exactly the vector's length (bounds checked). Nothing
-/// else names `Z` or `Y`: they are visible in `crate::kernels` only for `for_each_isa!`'s expansions.
+/// else names `Z` or `Y`: they are visible in the crate only for `for_each_isa!`'s expansions.
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 pub(super) mod x86 {
@@ -187,7 +191,7 @@ pub(super) mod x86 {
 
     /// AVX-512's 16 lanes.
     #[derive(Clone, Copy)]
-    pub(in crate::kernels) struct Z(__m512);
+    pub(crate) struct Z(__m512);
 
     impl Vector for Z {
         const L: usize = 16;
@@ -231,7 +235,7 @@ pub(super) mod x86 {
 
     /// AVX2's 8 lanes, with FMA.
     #[derive(Clone, Copy)]
-    pub(in crate::kernels) struct Y(__m256);
+    pub(crate) struct Y(__m256);
 
     impl Vector for Y {
         const L: usize = 8;

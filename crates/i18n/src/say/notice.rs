@@ -1,20 +1,17 @@
 //! The notices in the page's language: a link's [`Notice`]s, a [`ConfigError`], and what the
 //! controls say when a value is refused, clamped or not applied. The core's enums say what
-//! happened, `spotlight_i18n::notices` holds the sentences; English is the core's `Display`, word
+//! happened, [`crate::notices`] holds the sentences; English is the core's `Display`, word
 //! for word (the CLI's and the browser tests' texts). A field is named by its link name
 //! (`label_noise`), a value the link or a control gave is echoed quoted as the core echoes it.
-//!
-//! The file uses only `spotlight_core` and `spotlight_i18n`: the i18n crate's tests include it
-//! (`crates/i18n/tests/notice_text.rs`) and run the tests below natively.
 
+use crate::Lang;
+use crate::notices::{ClampedControl, InvalidControl, Large, Notices};
 use spotlight_core::canary::{CanaryError, TEXT_LEN};
 use spotlight_core::config::{ConfigError, ConfigProblem, MAX_CORRUPTED, Range};
 #[cfg(test)]
 use spotlight_core::link::StrictError;
 use spotlight_core::link::{AskWhy, Notice, TooLong, short};
 use spotlight_core::read::ReadError;
-use spotlight_i18n::Lang;
-use spotlight_i18n::notices::Notices;
 
 fn texts(lang: Lang) -> &'static Notices {
     &lang.texts().notices
@@ -109,14 +106,14 @@ pub fn ask(lang: Lang, why: &AskWhy) -> String {
     let t = texts(lang);
     match why {
         AskWhy::ForeignFrame => t.ask_foreign_frame.to_string(),
-        AskWhy::Large { cost, passes, budget, times } => (t.ask_large)(
-            &lang.plain(cost.epochs),
-            &lang.plain(cost.samples),
-            &lang.plain(cost.models),
-            &lang.int(*passes),
-            &lang.plain(times.round()),
-            &lang.int(*budget),
-        ),
+        AskWhy::Large { cost, passes, budget, times } => (t.ask_large)(&Large {
+            epochs: &lang.plain(cost.epochs),
+            samples: &lang.plain(cost.samples),
+            models: &lang.plain(cost.models),
+            passes: &lang.int(*passes),
+            times: &lang.plain(times.round()),
+            budget: &lang.int(*budget),
+        }),
     }
 }
 
@@ -129,13 +126,25 @@ pub fn invalid_control(
     reason: &ReadError,
     kept: &str,
 ) -> String {
-    (texts(lang).invalid_control)(name, &format!("{raw:?}"), &read_error(lang, reason), kept)
+    (texts(lang).invalid_control)(&InvalidControl {
+        name,
+        raw: &format!("{raw:?}"),
+        reason: &read_error(lang, reason),
+        kept,
+    })
 }
 
 /// A control's number outside the field's range, set to `to`.
 pub fn clamped_control(lang: Lang, name: &str, raw: &str, to: f64, range: &Range) -> String {
     let n = |x: f64| lang.plain(x);
-    (texts(lang).clamped_control)(name, raw, &n(to), &n(range.min), &n(range.max), range.integer)
+    (texts(lang).clamped_control)(&ClampedControl {
+        name,
+        raw,
+        to: &n(to),
+        min: &n(range.min),
+        max: &n(range.max),
+        whole: range.integer,
+    })
 }
 
 /// A control's value that would make the config unable to run, not applied.
@@ -146,6 +155,7 @@ pub fn not_applied(lang: Lang, e: &ConfigError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::say::assert_written;
     use spotlight_core::config::{Config, field};
     use spotlight_core::link;
 
@@ -216,14 +226,6 @@ mod tests {
             link::parse(&(0..80).map(|i| format!("k{i}=1")).collect::<Vec<_>>().join("&")).notices,
         );
         out
-    }
-
-    fn assert_written(what: &str, en: &str, es: &str, pt: &str, display: &str) {
-        assert_eq!(en, display, "{what}: English must be the core's text");
-        for (lang, text) in [("es", es), ("pt", pt)] {
-            assert!(!text.is_empty(), "{what}: {lang} is empty");
-            assert_ne!(text, en, "{what}: {lang} is left in English");
-        }
     }
 
     #[test]

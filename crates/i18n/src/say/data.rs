@@ -1,20 +1,16 @@
 //! A dataset that could not be loaded, and an experiment whose data could not be built, in the
 //! page's language. The data crate's [`FormatProblem`] and the core's [`BuildError`] say what went
-//! wrong, `spotlight_i18n::status::Data` holds the sentences; English is their `Display`, word for
+//! wrong, [`crate::status::Data`] holds the sentences; English is their `Display`, word for
 //! word (the CLI's and the browser tests' texts). Numbers are written as the notices write them
 //! ([`Lang::plain`]: the core's in English). Texts that come from elsewhere (the unpacker's error) stay
 //! as they are, inside the translated sentence.
-//!
-//! The file uses only `spotlight_core`, `spotlight_i18n` and `crate::notice_text` (which uses only
-//! those): the i18n crate's tests include both (`crates/i18n/tests/data_text.rs`) and run the tests
-//! below natively.
 
-use spotlight_core::data::{DataError, FormatProblem, SplitName};
+use crate::Lang;
+use crate::status::{Data, PoolTooLarge, Shape};
 use spotlight_core::experiment_data::BuildError;
-use spotlight_i18n::Lang;
-use spotlight_i18n::status::Data;
+use spotlight_data::{DataError, FormatProblem, SplitName};
 
-use crate::notice_text::config_error;
+use super::notice::config_error;
 
 fn texts(lang: Lang) -> &'static Data {
     &lang.texts().status.data
@@ -48,13 +44,14 @@ fn format_problem(lang: Lang, p: &FormatProblem) -> Option<String> {
         FormatProblem::LabelOutOfRange { split: s, label, classes } => {
             (t.label_out_of_range)(split(s), &label.to_string(), &classes.to_string())
         }
-        FormatProblem::Shape { rows, cols, classes, want_rows, want_cols, want_classes } => (t
-            .shape)(
-            &format!("{}×{}", n(*rows), n(*cols)),
-            &(t.classes)(*classes),
-            &format!("{}×{}", n(*want_rows), n(*want_cols)),
-            &(t.classes)(*want_classes),
-        ),
+        FormatProblem::Shape { rows, cols, classes, want_rows, want_cols, want_classes } => {
+            (t.shape)(&Shape {
+                size: &format!("{}×{}", n(*rows), n(*cols)),
+                classes: &(t.classes)(*classes),
+                want: &format!("{}×{}", n(*want_rows), n(*want_cols)),
+                want_classes: &(t.classes)(*want_classes),
+            })
+        }
         FormatProblem::EmptySplit { train, test } => (t.empty_split)(&n(*train), &n(*test)),
         FormatProblem::NeitherGzipNorAsset => t.neither_gzip_nor_asset.to_string(),
         FormatProblem::BadGzip(e) => (t.bad_gzip)(e),
@@ -91,7 +88,12 @@ pub fn build_error(lang: Lang, e: &BuildError) -> String {
     match e {
         BuildError::Config(e) => config_error(lang, e),
         BuildError::PoolTooLarge { pool, attack, train, dataset } => {
-            (t.pool_too_large)(&n(*pool), *attack, &n(*train), dataset)
+            (t.pool_too_large)(&PoolTooLarge {
+                pool: &n(*pool),
+                attack: *attack,
+                train: &n(*train),
+                dataset,
+            })
         }
         BuildError::NoOtherDataset => t.no_other_dataset.to_string(),
         BuildError::OtherSize => t.other_size.to_string(),
@@ -103,18 +105,11 @@ pub fn build_error(lang: Lang, e: &BuildError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::say::assert_written;
     use spotlight_core::canary::CanaryError;
     use spotlight_core::config::{Config, ConfigError, ConfigProblem, DatasetName};
     use spotlight_core::data::{Dataset, Split};
     use spotlight_core::experiment_data::ExperimentData;
-
-    fn assert_written(what: &str, en: &str, es: &str, pt: &str, display: &str) {
-        assert_eq!(en, display, "{what}: English must be the Display text");
-        for (lang, text) in [("es", es), ("pt", pt)] {
-            assert!(!text.is_empty(), "{what}: {lang} is empty");
-            assert_ne!(text, en, "{what}: {lang} is left in English");
-        }
-    }
 
     /// Every problem an asset can have.
     fn asset_problems() -> Vec<FormatProblem> {
