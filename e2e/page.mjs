@@ -136,7 +136,7 @@ export async function checkViews(page) {
     auc: [...document.querySelectorAll('#attack-table .auc')].map((e) => e.textContent),
     gallery: document.querySelectorAll('#view-gallery figure').length,
     fill: document.querySelector('#progress-fill').style.width,
-    // What more shadow models buy (from 2 to the run's K), and TPR at 0.1 % FPR where 0.1 % of the
+    // What more shadow models buy (none with 2 shadows), and TPR at 0.1 % FPR where 0.1 % of the
     // non-members is a sample at least.
     budget: document.querySelector('#budget-chart svg desc')?.textContent || '',
     nonMembers: [...document.querySelectorAll('#attack-table tr')].slice(1).map((tr) => tr.lastElementChild?.textContent || ''),
@@ -152,7 +152,9 @@ export async function checkViews(page) {
   if (v.auc.length !== 2 || v.auc.some((a) => !(+a > 0 && +a <= 1))) fail.push(`AUCs: ${v.auc}`);
   if (v.gallery < 16) fail.push(`gallery: ${v.gallery} samples`);
   if (parseFloat(v.fill) !== 100) fail.push(`progress bar at ${v.fill}`);
-  if (!/BN: LiRA: [\d.]+ at shadows 2/.test(v.budget) || !/no-BN: offline LiRA: [\d.]+ at shadows 2/.test(v.budget)) fail.push(`shadow-count chart: ${v.budget.slice(0, 200)}`);
+  // With 2 shadow models a model there is no curve of what more of them buy (the start-up test
+  // checks it on the preview's 4).
+  if (v.budget !== '') fail.push(`a shadow-count chart with 2 shadows: ${v.budget.slice(0, 200)}`);
   if (v.nonMembers.length !== 2 || v.nonMembers.some((c) => c !== 'too few candidates' && !/^\d+(\.\d)?%$/.test(c))) fail.push(`TPR at 0.1 % FPR: ${v.nonMembers}`);
   delete v.budget;
   delete v.nonMembers;

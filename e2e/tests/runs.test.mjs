@@ -20,6 +20,16 @@ test('tiny comparison on the CPU backend runs to the end and draws every view', 
   if (!/^Training on CPU/.test(banner)) throw new Error('banner: ' + banner);
   const v = await checkViews(page);
   results.cpu = await numbers(page);
+  // Stepping along the ROC by keyboard: at 100 % false positives every member is flagged, and the
+  // 16 the attack is surest of are shown per model.
+  await page.focus('#roc-step input[type=range]');
+  await page.keyboard.press('End');
+  const flags = await page.$$eval('#roc-step .roc-flags', (ps) => ps.map((p) => p.textContent));
+  const flagged = await page.$$eval('#roc-step .gallery.flagged', (gs) => gs.map((g) => g.querySelectorAll('canvas').length));
+  if (flags.length !== 2 || !flags.every((t) => /at 100(\.0)?% false positives \(300 non-members wrongly flagged\) LiRA flags 300 of 300 members; the 16 it is surest of/.test(t)) || flagged.join() !== '16,16') throw new Error('stepping along the ROC: ' + JSON.stringify({ flags, flagged }));
+  await page.keyboard.press('Home');
+  const low = await page.$$eval('#roc-step .roc-flags', (ps) => ps.map((p) => p.textContent));
+  if (!low.every((t) => /at 0(\.0)?% false positives \(0 non-members/.test(t))) throw new Error('the ROC at its lowest step: ' + JSON.stringify(low));
   // A gallery sample opens its LiRA picture: by a click, and by Enter on the keyboard.
   await page.click('#view-gallery figure.sample.scored');
   await page.waitForSelector('#sample-lira .chart svg', { timeout: 10000 });
@@ -33,7 +43,9 @@ test('tiny comparison on the CPU backend runs to the end and draws every view', 
   await page.focus('#view-gallery figure.sample.scored >> nth=1');
   await page.keyboard.press('Enter');
   await page.waitForSelector('#sample-lira .chart svg', { timeout: 10000 });
-  await shot(page, 'sample-lira', { fullPage: false });
+  await shot(page.locator('#sample-lira'), 'sample-lira');
+  await page.evaluate(() => { document.querySelector('#view-attack details.more').open = true; });
+  await shot(page.locator('#view-attack'), 'attack-lens');
   const lt = await longTasks(page, 'spotlight-run-pressed');
   const measured = await page.evaluate(() => window.__textMeasured());
   if (measured) throw new Error(`the charts measured ${measured} texts through the page (a forced layout each)`);

@@ -27,6 +27,16 @@ test('start-up: no console error, backend stated, default controls', async () =>
   // …and the note about the CPU's size is not shown for a run of another size.
   if (cpu && await named.evaluate(() => document.querySelector('#sized-note')?.textContent)) throw new Error('sized note on a link of another size');
   await named.close();
+  // Before any run the lenses draw a run measured earlier (4 shadow models a model): what more
+  // shadows buy, from 2 to 4, and the sentence under it; the ROC's steps (no images kept there).
+  const preview = await page.evaluate(() => ({
+    budget: document.querySelector('#budget-chart svg desc')?.textContent || '',
+    says: document.querySelector('#budget-says')?.textContent || '',
+    flags: [...document.querySelectorAll('#roc-step .roc-flags')].map((p) => p.textContent),
+  }));
+  if (!/BN: LiRA: [\d.]+ at shadows 2, [\d.]+ at shadows 3, [\d.]+ at shadows 4/.test(preview.budget)
+    || !/with 4: what an attacker's extra training buys/.test(preview.says)
+    || preview.flags.length !== 2 || !preview.flags.every((t) => /^(BN|no-BN): at 1(\.0)?% false positives \(\d+ non-members wrongly flagged\) LiRA flags \d+ of 1000 members\.$/.test(t))) throw new Error('the preview\'s attack: ' + JSON.stringify(preview).slice(0, 600));
   await shot(page, 'idle', { fullPage: true });
   noErrors(page);
   await page.close();

@@ -67,7 +67,8 @@ pub fn attack_sentence(r: &Report, lang: Lang) -> Option<String> {
 }
 
 /// What more shadow models buy, in a sentence per model: the share of its members LiRA finds at 1 %
-/// false positives with 2 shadow models and with all of them (`None` without a measured curve).
+/// false positives with the fewest shadow models that score every candidate and with all of them
+/// (`None` without a measured curve).
 pub fn budget_sentence(r: &Report, lang: Lang) -> Option<String> {
     let said: Vec<String> = r
         .runs
@@ -75,11 +76,15 @@ pub fn budget_sentence(r: &Report, lang: Lang) -> Option<String> {
         .filter_map(|run| {
             let a = run.attack.as_ref()?;
             let points = a.budget.as_ref()?.series(true, variance_for(a.shadow_models));
-            let (first, last) = (points.first()?, points.last()?);
+            let last = points.last()?;
+            // The fewest shadows that score every candidate the whole attack scores (with fewer,
+            // some candidates lack an IN or an OUT model: not the same question).
+            let first = points.iter().find(|p| p.scored == last.scored)?;
             (last.shadows > first.shadows).then(|| {
                 (lang.texts().lenses.budget_says)(&BudgetSaid {
                     model: model_name(r.variant(run), lang),
-                    with_two: &lang.pct(first.tpr_1, 1),
+                    first: &lang.int(first.shadows as u64),
+                    with_first: &lang.pct(first.tpr_1, 1),
                     with_k: &lang.pct(last.tpr_1, 1),
                     k: &lang.int(last.shadows as u64),
                 })
@@ -93,30 +98,31 @@ pub fn budget_sentence(r: &Report, lang: Lang) -> Option<String> {
 /// ([`ROC_STEPS`]); at each, per model, what LiRA flags there and the members it is surest of —
 /// the aggregate curve as samples.
 #[component]
-fn RocStep(ui: Ui) -> impl IntoView {
+fn RocStep(ui: Ui, attacked: Memo<(Option<Report>, Lang)>) -> impl IntoView {
     // From 0.1 % to all; it opens at 1 %, the attack's own headline.
     let last = ROC_STEPS.len() - 1;
     let step = RwSignal::new(ROC_STEPS.iter().position(|&f| f == 0.01).unwrap_or(0));
     let rows = move || {
-        let lang = ui.lang.get();
-        let fpr = ROC_STEPS[step.get().min(ROC_STEPS.len() - 1)];
-        ui.shown_report()
-            .map(|r| {
+        let fpr = ROC_STEPS[step.get().min(last)];
+        attacked.with(|(r, lang)| {
+            let lang = *lang;
+            r.as_ref().map(|r| {
                 r.runs
                     .iter()
-                    .filter_map(|run| run.attack.as_ref().map(|a| (r.variant(run), a.clone())))
+                    .filter_map(|run| run.attack.as_ref().map(|a| (r.variant(run), a)))
                     .map(|(variant, a)| {
                         let f = a.flags_at(fpr);
                         let shown: Vec<_> = a.exposed[..f.shown].to_vec();
                         let outliers = shown.iter().filter(|e| e.kind != SampleKind::Clean).count();
+                        let (n, o) = (lang.int(f.shown as u64), lang.int(outliers as u64));
                         let said = (lang.texts().lenses.roc_flags)(&RocFlags {
                             model: model_name(variant, lang),
                             fpr: &lang.pct(f.fpr, 1),
                             false_positives: &lang.int(f.false_positives as u64),
                             flagged: &lang.int(f.flagged as u64),
                             members: &lang.int(a.members as u64),
-                            shown: &lang.int(f.shown as u64),
-                            outliers: &lang.int(outliers as u64),
+                            // Nothing to show where it flags none, or the report keeps no images.
+                            shown: (f.shown > 0).then_some((n.as_str(), o.as_str())),
                         });
                         view! {
                             <p class="roc-flags">{said}</p>
@@ -135,6 +141,7 @@ fn RocStep(ui: Ui) -> impl IntoView {
                     })
                     .collect_view()
             })
+        })
     };
     view! {
         <div class="roc-step" id="roc-step">
@@ -142,7 +149,7 @@ fn RocStep(ui: Ui) -> impl IntoView {
                 <span>{ui.tr(|t| t.lenses.roc_step)}</span>
                 <input type="range" min="0" max=last.to_string() step="1"
                     prop:value=move || step.get().to_string()
-                    aria-valuetext=move || ui.lang.get().pct(ROC_STEPS[step.get()], 1)
+                    aria-valuetext=move || ui.lang.get().pct(ROC_STEPS[step.get().min(last)], 1)
                     on:input=move |ev| {
                         if let Ok(i) = event_target_value(&ev).parse::<usize>() {
                             step.set(i.min(last));
@@ -197,7 +204,7 @@ pub fn AttackView(ui: Ui) -> impl IntoView {
             <Show when=has_attack fallback=move || view! { <p class="pending">{ui.tr(|t| t.lenses.lira_pending)}</p> }>
                 <div class="chart" id="roc-chart" inner_html=roc></div>
                 <p class="says" id="attack-says">{says}</p>
-                <RocStep ui />
+                <RocStep ui attacked />
             </Show>
             <details class="more">
                 <summary>{ui.tr(|t| t.lenses.more)}</summary>

@@ -155,10 +155,25 @@ fn SampleLiraView(ui: Ui, opened: Opened) -> impl IntoView {
 #[component]
 pub fn GalleryView(ui: Ui) -> impl IntoView {
     let opened: Opened = RwSignal::new(None);
-    // A new report (a new run, or its end) closes the picture of a sample of the last one.
+    // A report without the open sample (a new run's) closes its picture; a refresh of the same
+    // run's report (a shadow model or an attack ending) leaves it open.
     Effect::new(move |_| {
-        ui.report.track();
-        opened.set(None);
+        let gone = ui.report.with(|r| {
+            opened.with_untracked(|o| {
+                let Some((variant, e)) = o else { return false };
+                let a = r.as_ref().and_then(|r| {
+                    r.runs.iter().find(|run| r.variant(run) == *variant)?.attack.as_ref()
+                });
+                match (a, e.kind) {
+                    (Some(a), SampleKind::Canary) => a.canary.is_none(),
+                    (Some(a), _) => !a.exposed.iter().any(|x| x.source_index == e.source_index),
+                    (None, _) => true,
+                }
+            })
+        });
+        if gone {
+            opened.set(None);
+        }
     });
     view! {
         <section class="view" id="view-gallery">

@@ -6,7 +6,9 @@
 use crate::attack;
 use crate::data::transforms::SampleKind;
 use crate::experiment_data::{DeviceData, ExperimentData};
-use crate::report::{AttackReport, CanaryScore, Exposed, GroupMean, SampleLira};
+use crate::report::{
+    AttackReport, CanaryScore, Exposed, GroupMean, ROC_STEPS, SampleLira, point_at,
+};
 use crate::train::{TrainError, Trainer, read_logits};
 use crate::{Config, Variant};
 
@@ -91,6 +93,7 @@ pub fn attack_report(
     let mut lira_offline = attack::roc(&m, &o).map_err(|e| e.to_string())?;
     let (m, o) = split(&online, &|i| data.kind(i).is_noisy());
     let mut lira_noisy = attack::roc(&m, &o).ok();
+    let steps = ROC_STEPS.iter().map(|&f| point_at(&lira_online.points, f)).collect();
     for r in [&mut loss, &mut lira_online, &mut lira_offline].into_iter().chain(lira_noisy.as_mut())
     {
         r.points = r.downsampled(ROC_POINTS);
@@ -177,6 +180,7 @@ pub fn attack_report(
         group_means,
         exposed,
         canary,
+        steps,
         budget: Some(budget),
     })
 }

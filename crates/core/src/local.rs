@@ -37,8 +37,8 @@ type Running<'a> = Pin<Box<dyn Future<Output = Ended> + 'a>>;
 
 /// Runs `config`'s experiment on `data` here, [`Config::variants`]' count of tasks at a time in
 /// turns (the target models side by side, then their shadows, then the attacks). After each turn
-/// — a training step of every running model — it calls `on_turn` with the board and whether a
-/// target model measured something (a live read-out, an epoch's record), then pauses for the host
+/// — a training step of every running model — it calls `on_turn` with the board and whether the
+/// report grew (a target's live read-out or epoch record, or a task's end), then pauses for the host
 /// ([`crate::yielder::pause`]: the browser draws). `cancelled()` is asked before every turn; a
 /// cancelled run's report holds what was measured. `clock` reads seconds. Returns how it ended,
 /// its wall time by phase and its report.
@@ -86,8 +86,10 @@ pub async fn run_here(
             let ending = if board.finished() { Ending::Finished } else { Ending::Cancelled };
             return (ending, board.times(clock()), board.report());
         }
-        // One turn: every running task up to its next step.
+        // One turn: every running task up to its next step. A turn in which no task stepped or
+        // ended (each waits on the device, say a read-back) waits to be woken, not spins.
         let ended = std::future::poll_fn(|cx| {
+            let before = progress.borrow().len();
             let mut ended = Vec::new();
             running.retain_mut(|task| match task.as_mut().poll(cx) {
                 Poll::Ready(e) => {
@@ -96,7 +98,11 @@ pub async fn run_here(
                 }
                 Poll::Pending => true,
             });
-            Poll::Ready(ended)
+            if ended.is_empty() && progress.borrow().len() == before {
+                Poll::Pending
+            } else {
+                Poll::Ready(ended)
+            }
         })
         .await;
         let mut measured = false;

@@ -863,6 +863,10 @@ pub struct AttackReport {
     /// The planted canary, when the config has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub canary: Option<CanaryScore>,
+    /// Online LiRA's exact ROC point at each of [`ROC_STEPS`] (the one with the largest FPR not
+    /// above it), kept before the curve is thinned for drawing (empty in older reports).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub steps: Vec<(f64, f64)>,
     /// What more shadow models buy: the attack redone with the first 2, 3, … K of the shadows
     /// already trained (none in a report written before it was measured).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -888,17 +892,12 @@ pub struct Flags {
 
 impl AttackReport {
     /// Where online LiRA stands when the attacker accepts false-positive rate `fpr`: the point of
-    /// its ROC curve with the largest FPR not above it (the curve as the report keeps it), and the
-    /// members and non-members it flags there.
+    /// its ROC curve with the largest FPR not above it (exact at [`ROC_STEPS`]), and the members
+    /// and non-members it flags there.
     pub fn flags_at(&self, fpr: f64) -> Flags {
-        let (f, t) = self
-            .lira_online
-            .points
-            .iter()
-            .copied()
-            .filter(|&(f, _)| f <= fpr + 1e-12)
-            .max_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)))
-            .unwrap_or((0.0, 0.0));
+        // The exact point where the report kept it, else the drawn (thinned) curve's.
+        let exact = ROC_STEPS.iter().position(|&f| f == fpr).and_then(|i| self.steps.get(i));
+        let (f, t) = exact.copied().unwrap_or_else(|| point_at(&self.lira_online.points, fpr));
         let flagged = (t * self.members as f64).round() as usize;
         Flags {
             fpr: f,
@@ -908,6 +907,16 @@ impl AttackReport {
             shown: flagged.min(self.exposed.len()),
         }
     }
+}
+
+/// The point of an ROC curve with the largest FPR not above `fpr` (the highest TPR there).
+pub fn point_at(points: &[(f64, f64)], fpr: f64) -> (f64, f64) {
+    points
+        .iter()
+        .copied()
+        .filter(|&(f, _)| f <= fpr + 1e-12)
+        .max_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)))
+        .unwrap_or((0.0, 0.0))
 }
 
 /// Mean attack score of one group.

@@ -80,8 +80,11 @@ fn called(t: &Texts) -> Vec<(String, String)> {
             both(&|ood| f(&o(ood)))
         },
         lenses.attack_says => |f| f(&[("BN", "12%".into()), ("no-BN", "3%".into())]),
-        lenses.budget_says => |f| f(&crate::lenses::BudgetSaid { model: "BN", with_two: "3 %", with_k: "9 %", k: "8" }),
-        lenses.roc_flags => |f| f(&crate::lenses::RocFlags { model: "BN", fpr: "1%", false_positives: "10", flagged: "113", members: "1000", shown: "16", outliers: "9" }),
+        lenses.budget_says => |f| f(&crate::lenses::BudgetSaid { model: "BN", first: "3", with_first: "3 %", with_k: "9 %", k: "8" }),
+        lenses.roc_flags => |f| {
+            let r = crate::lenses::RocFlags { model: "BN", fpr: "1%", false_positives: "10", flagged: "113", members: "1000", shown: Some(("16", "9")) };
+            format!("{} | {}", f(&r), f(&crate::lenses::RocFlags { shown: None, ..r }))
+        },
         lenses.measured_earlier => |f| f("1000", "6"),
         notices.invalid => |f| f("epochs", "\"abc\"", "expected a number"),
         notices.clamped => |f| f("epochs", "\"1000\"", "200"),

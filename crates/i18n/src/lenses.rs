@@ -76,8 +76,8 @@ pub struct Lenses {
     pub attack_columns: [&'static str; 6],
     /// In the TPR-at-0.1 %-FPR column: under 1,000 non-members, 0.1 % of them is not one sample.
     pub too_few: &'static str,
-    /// Under the shadow-count chart: the share of one model's members LiRA finds at 1 % FPR with 2
-    /// shadow models and with all K (the model, the two shares, K), written already.
+    /// Under the shadow-count chart: the share of one model's members LiRA finds at 1 % FPR with the
+    /// fewest shadow models that score every candidate and with all K, written already.
     #[serde(skip)]
     pub budget_says: fn(&BudgetSaid) -> String,
     /// The slider that steps along the ROC: the false-positive rate the attacker accepts.
@@ -90,7 +90,9 @@ pub struct Lenses {
 /// What [`Lenses::budget_says`] says: a model, and its TPR at 1 % FPR with 2 and with `k` shadows.
 pub struct BudgetSaid<'a> {
     pub model: &'a str,
-    pub with_two: &'a str,
+    /// The fewest shadow models that score every candidate, and the share found with them.
+    pub first: &'a str,
+    pub with_first: &'a str,
     pub with_k: &'a str,
     pub k: &'a str,
 }
@@ -104,9 +106,9 @@ pub struct RocFlags<'a> {
     /// The members it flags, of all.
     pub flagged: &'a str,
     pub members: &'a str,
-    /// How many of those are shown (the ones it is surest of), and the outliers among them.
-    pub shown: &'a str,
-    pub outliers: &'a str,
+    /// How many of those are shown (the ones it is surest of) and the outliers among them; `None`
+    /// where the report holds none of them (a report drawn before any run keeps no images).
+    pub shown: Option<(&'a str, &'a str)>,
 }
 
 pub const EN: Lenses = Lenses {
@@ -210,15 +212,21 @@ pub const EN: Lenses = Lenses {
     too_few: "too few candidates",
     roc_step: "Step along the ROC: the false-positive rate the attacker accepts",
     roc_flags: |r| {
-        format!(
-            "{}: at {} false positives ({} non-members wrongly flagged) LiRA flags {} of {} members; the {} it is surest of, {} of them outliers:",
-            r.model, r.fpr, r.false_positives, r.flagged, r.members, r.shown, r.outliers
-        )
+        let head = format!(
+            "{}: at {} false positives ({} non-members wrongly flagged) LiRA flags {} of {} members",
+            r.model, r.fpr, r.false_positives, r.flagged, r.members
+        );
+        match r.shown {
+            Some((shown, outliers)) => {
+                format!("{head}; the {shown} it is surest of, {outliers} of them outliers:")
+            }
+            None => format!("{head}."),
+        }
     },
     budget_says: |b| {
         format!(
-            "At 1 % false positives, LiRA finds {} of {}'s members with 2 shadow models, {} with {}: what an attacker's extra training buys.",
-            b.with_two, b.model, b.with_k, b.k
+            "At 1 % false positives, LiRA finds {} of {}'s members with {} shadow models, {} with {}: what an attacker's extra training buys.",
+            b.with_first, b.model, b.first, b.with_k, b.k
         )
     },
 };
@@ -331,15 +339,21 @@ pub const ES: Lenses = Lenses {
     too_few: "muy pocos candidatos",
     roc_step: "Recorre la ROC: la tasa de falsos positivos que acepta el atacante",
     roc_flags: |r| {
-        format!(
-            "{}: con {} de falsos positivos ({} no miembros marcados por error) LiRA marca {} de {} miembros; los {} de los que está más seguro, {} de ellos atípicos:",
-            r.model, r.fpr, r.false_positives, r.flagged, r.members, r.shown, r.outliers
-        )
+        let head = format!(
+            "{}: con {} de falsos positivos ({} no miembros marcados por error) LiRA marca {} de {} miembros",
+            r.model, r.fpr, r.false_positives, r.flagged, r.members
+        );
+        match r.shown {
+            Some((shown, outliers)) => format!(
+                "{head}; los {shown} de los que está más seguro, {outliers} de ellos atípicos:"
+            ),
+            None => format!("{head}."),
+        }
     },
     budget_says: |b| {
         format!(
-            "Con un 1 % de falsos positivos, LiRA encuentra {} de los miembros de {} con 2 modelos sombra y {} con {}: lo que compra el entrenamiento extra del atacante.",
-            b.with_two, b.model, b.with_k, b.k
+            "Con un 1 % de falsos positivos, LiRA encuentra {} de los miembros de {} con {} modelos sombra y {} con {}: lo que compra el entrenamiento extra del atacante.",
+            b.with_first, b.model, b.first, b.with_k, b.k
         )
     },
 };
@@ -449,15 +463,21 @@ pub const PT: Lenses = Lenses {
     too_few: "poucos candidatos",
     roc_step: "Percorra a ROC: a taxa de falsos positivos que o atacante aceita",
     roc_flags: |r| {
-        format!(
-            "{}: com {} de falsos positivos ({} não membros marcados por engano) o LiRA marca {} de {} membros; os {} de que tem mais certeza, {} deles atípicos:",
-            r.model, r.fpr, r.false_positives, r.flagged, r.members, r.shown, r.outliers
-        )
+        let head = format!(
+            "{}: com {} de falsos positivos ({} não membros marcados por engano) o LiRA marca {} de {} membros",
+            r.model, r.fpr, r.false_positives, r.flagged, r.members
+        );
+        match r.shown {
+            Some((shown, outliers)) => {
+                format!("{head}; os {shown} de que tem mais certeza, {outliers} deles atípicos:")
+            }
+            None => format!("{head}."),
+        }
     },
     budget_says: |b| {
         format!(
-            "Com 1% de falsos positivos, o LiRA encontra {} dos membros de {} com 2 modelos-sombra e {} com {}: o que o treino extra do atacante compra.",
-            b.with_two, b.model, b.with_k, b.k
+            "Com 1% de falsos positivos, o LiRA encontra {} dos membros de {} com {} modelos-sombra e {} com {}: o que o treino extra do atacante compra.",
+            b.with_first, b.model, b.first, b.with_k, b.k
         )
     },
 };

@@ -67,7 +67,8 @@ pub fn roc_curves(report: &Report, lang: Lang) -> String {
 
 /// What more shadow models buy: LiRA's AUC as the shadow models it uses grow from 2 to K (the
 /// attack redone on the first k of those already trained), online (thick) and offline (thin), with
-/// the variance the attack itself uses at K; `""` without a measured curve.
+/// the variance the attack itself uses at K; `""` without a measured curve or with fewer than 3
+/// shadow models (one point a line).
 pub fn budget_curves(report: &Report, lang: Lang) -> String {
     let t = &lang.texts().charts;
     let mut series = Vec::new();
@@ -91,7 +92,8 @@ pub fn budget_curves(report: &Report, lang: Lang) -> String {
             });
         }
     }
-    series.retain(|l| !l.points.is_empty());
+    // A curve needs two shadow counts at least (K ≥ 3): with 2 shadows there is nothing to compare.
+    series.retain(|l| l.points.len() >= 2);
     if series.is_empty() {
         return String::new();
     }

@@ -385,6 +385,7 @@ mod tests {
             group_means: vec![],
             exposed: vec![],
             canary: None,
+            steps: vec![],
             budget: Some(budget_curve(&target, &shadow_phi, &keep, &is_member)),
         };
         let run = ModelRun { attack: Some(attack), ..ModelRun::new(Variant::Bn) };
