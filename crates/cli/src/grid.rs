@@ -227,9 +227,25 @@ fn job_path(store: &Path, key: &str) -> PathBuf {
     store.join(format!("{key}.json"))
 }
 
+/// The finished job `key` in `store`; `None` if it has no file, or (said on stderr) if its file
+/// cannot be read as that job's result (e.g. truncated): the job then counts as not done.
 fn read_job(store: &Path, key: &str) -> Option<jobs::JobResult> {
-    let text = std::fs::read_to_string(job_path(store, key)).ok()?;
-    serde_json::from_str::<jobs::JobResult>(&text).ok().filter(|r| r.key == key)
+    let path = job_path(store, key);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(e) => return rejected(&path, &e.to_string()),
+    };
+    match serde_json::from_str::<jobs::JobResult>(&text) {
+        Ok(r) if r.key == key => Some(r),
+        Ok(r) => rejected(&path, &format!("it holds job {}", r.key)),
+        Err(e) => rejected(&path, &e.to_string()),
+    }
+}
+
+fn rejected(path: &Path, why: &str) -> Option<jobs::JobResult> {
+    eprintln!("rejected job file {} ({why}): the job counts as not done", path.display());
+    None
 }
 
 /// Runs the jobs of shard `i` of `n` that have no result in `store` yet.

@@ -225,7 +225,7 @@ pub const EN: Lenses = Lenses {
     },
     budget_says: |b| {
         format!(
-            "At 1 % false positives, LiRA finds {} of {}'s members with {} shadow models, {} with {}: what an attacker's extra training buys.",
+            "At 1% false positives, LiRA finds {} of {}'s members with {} shadow models, {} with {}: what an attacker's extra training buys.",
             b.with_first, b.model, b.first, b.with_k, b.k
         )
     },
