@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Spotlight's developer commands (see README.md):
 #   ./x.sh serve      install what the app needs (wasm target, trunk, wasm-bindgen, datasets) and serve it
-#   ./x.sh test       the checks, datasets, Rust tests, the release build of the app (wasm32), the browser tests
+#   ./x.sh test       the checks, datasets, Rust tests, the Slurm test, the release build of the app (wasm32), the browser tests
 #   ./x.sh check      the edit loop: rustfmt, clippy (native, all targets; the app for wasm32), no build
 #   ./x.sh datasets   only fetch (npm ci, pinned by datasets/package-lock.json) and convert the datasets
 #   ./x.sh build      only the release build of the app into dist/ (prints the wasm size)
 #   ./x.sh e2e        only the browser tests against dist/
 #   ./x.sh bench-web [QUERY]   the app's benchmark (?bench=1&QUERY) in headless Chromium: samples/s, wall time
+#   ./x.sh slurm      the paper grid on a one-node Slurm cluster (apt-get slurm-wlm munge), faults included: docs/cluster.md
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -111,6 +112,10 @@ case "$cmd" in
     [[ " ${*:2} " == *" --tfjs-only "* ]] || [ -f dist/index.html ] || "$0" build
     (cd e2e && node bench.mjs "${@:2}")
     ;;
+  slurm)
+    step "the paper grid as a Slurm job array on a one-node cluster, with faults (cluster/slurm-test.sh)"
+    cluster/slurm-test.sh
+    ;;
   check)
     wasm_target
     step "cargo fmt --check"
@@ -128,13 +133,18 @@ case "$cmd" in
     datasets
     step "Rust tests (CPU backends: burn-ndarray and burn-flex)"
     cargo test --locked
+    step "Rust tests done in $(( $(date +%s) - start )) s"
+    t=$(date +%s)
+    # The binary cargo test just built for the CLI's tests (a `cargo build -p` could resolve features anew).
+    SPOTLIGHT_BIN=$PWD/target/debug/spotlight "$0" slurm
+    step "Slurm test done in $(( $(date +%s) - t )) s ($(( $(date +%s) - start )) s in all)"
     "$0" build
     step "rust + build done in $(( $(date +%s) - start )) s"
     "$0" e2e
     step "all passed in $(( $(date +%s) - start )) s"
     ;;
   *)
-    sed -n '2,9p' "$0"
+    sed -n '2,10p' "$0"
     [ "$cmd" = help ]
     ;;
 esac
