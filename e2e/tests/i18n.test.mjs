@@ -22,7 +22,7 @@ test('lang=es and lang=pt: every text of the page translated (none left in Engli
   });
   // A text left in English: the same as in English and with a word that is not a name.
   const names = new Set(['MNIST', 'Fashion', 'Adam', 'SGD', 'BN', 'LiRA', 'AUC', 'TPR', 'FPR', 'ROC', 'LeNet', 'Spotlight', 'WebGPU', 'CPU', 'GPU',
-    'OOD', 'CSV', 'JSON', 'SVG', 'SwiftShader', 'burn', 'flex', 'wgpu', 'Doan', 'Alouani', 'Gu', 'log', 'conv', 'fc', 'max']);
+    'OOD', 'CSV', 'JSON', 'SVG', 'SwiftShader', 'burn', 'flex', 'wgpu', 'Doan', 'Alouani', 'Gu', 'log', 'conv', 'fc', 'max', 'BatchNorm', 'GroupNorm', 'LayerNorm']);
   const english = (t) => (t.match(/[A-Za-z]{3,}/g) || []).some((w) => !names.has(w));
   const leftovers = (en, other) => Object.entries(other).filter(([k, t]) => en[k] === t && english(t)).map(([k, t]) => `${k.replace(/.*\//, '')}: ${t.slice(0, 80)}`);
   // With a few bad settings, so that the notices are compared too.

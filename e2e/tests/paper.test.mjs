@@ -15,7 +15,7 @@ test('the paper panel: every claim with its verdict, the charts drawn when opene
     return cells;
   }));
   if (await page.locator('#paper-error').count()) throw new Error(await page.textContent('#paper-error'));
-  if (rows.length !== 8) throw new Error(`${rows.length} claim rows, want 8`);
+  if (rows.length !== 10) throw new Error(`${rows.length} claim rows, want 10`);
   for (const r of rows) {
     if (!/^(held|did not hold|inconclusive|could not be checked) \(\d+\/\d+ seeds\)$/.test(r[4])) throw new Error('verdict: ' + r[4]);
     if (!/±/.test(r[3])) throw new Error(`claim ${r[0]} has no mean ± sd: ${r[3]}`);

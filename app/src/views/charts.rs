@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 use spotlight_core::Report;
+use spotlight_core::config::Norm;
 use spotlight_i18n::Lang;
 use spotlight_i18n::lenses::Outliers;
 use spotlight_plots::model_name;
@@ -181,6 +182,14 @@ pub fn TrainingViews(ui: Ui) -> impl IntoView {
     let grad_curves = drawn_apart(epochs, |(r, lang)| {
         r.as_ref().map(|r| spotlight_plots::grad_norm_curves(r, *lang)).unwrap_or_default()
     });
+    // GroupNorm and LayerNorm divide by each sample's own σ: their lines are not BN's quantity.
+    let per_sample_sigma = move || {
+        ui.report.with(|r| {
+            r.as_ref().is_some_and(|r| {
+                r.runs.iter().any(|run| matches!(r.variant(run).norm(), Norm::Group | Norm::Layer))
+            })
+        })
+    };
     let gamma = drawn_apart(epochs, |(r, lang)| {
         r.as_ref().map(|r| spotlight_plots::gamma_sigma_curves(&[r], *lang)).unwrap_or_default()
     });
@@ -222,8 +231,11 @@ pub fn TrainingViews(ui: Ui) -> impl IntoView {
         </Show>
         <Show when=move || shown("gamma")>
         <section class="view" id="view-gamma">
-            <h2>{ui.tr(|t| t.lenses.gamma_heading)}</h2>
+            <h2>{move || if per_sample_sigma() { ui.tr(|t| t.lenses.gamma_heading_any)() } else { ui.tr(|t| t.lenses.gamma_heading)() }}</h2>
             <div class="chart" inner_html=gamma></div>
+            <Show when=per_sample_sigma>
+                <p class="note" id="gamma-per-sample">{ui.tr(|t| t.lenses.gamma_per_sample)}</p>
+            </Show>
             <Show when=move || shown("theory")>
                 <p class="to-theory"><a href=format!("#{}", super::theory::ID) on:click=move |ev| {
                     ev.prevent_default();

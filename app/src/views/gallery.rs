@@ -5,7 +5,7 @@ use spotlight_core::Variant;
 use spotlight_core::canary;
 use spotlight_core::data::transforms::SampleKind;
 use spotlight_core::report::Exposed;
-use spotlight_i18n::canary::{Gallery, SampleSaid};
+use spotlight_i18n::canary::{Gallery, HistorySaid, SampleSaid};
 use spotlight_plots::model_name;
 
 use crate::state::Ui;
@@ -138,6 +138,39 @@ fn SampleLiraView(ui: Ui, opened: Opened) -> impl IntoView {
             })
         })
     };
+    // Its margin over the epochs, where the run kept it.
+    let history = move || {
+        let lang = ui.lang.get();
+        opened.with(|o| {
+            let (v, e) = o.as_ref()?;
+            let h = &e.lira.as_ref()?.history;
+            (!h.is_empty()).then(|| spotlight_plots::sample_history(h, *v, lang))
+        })
+    };
+    let history_says = move || {
+        let lang = ui.lang.get();
+        opened.with(|o| {
+            let h = &o.as_ref()?.1.lira.as_ref()?.history;
+            let (first, last) = (h.first()?, h.last()?);
+            let num = |x: f32| lang.num(f64::from(x), 2);
+            // The first epoch from which on the margin stayed above 0.
+            let since = h
+                .iter()
+                .rposition(|p| p.margin <= 0.0)
+                .map_or(Some(first.epoch), |k| h.get(k + 1).map(|p| p.epoch))
+                .map(|e| lang.plain(e));
+            let (lf, ll, mf, ml) =
+                (num(first.loss), num(last.loss), num(first.margin), num(last.margin));
+            Some((lang.texts().canary.gallery.history_says)(&HistorySaid {
+                loss_first: &lf,
+                loss_last: &ll,
+                margin_first: &mf,
+                margin_last: &ml,
+                last_epoch: &lang.plain(last.epoch),
+                since: since.as_deref(),
+            }))
+        })
+    };
     let pixels = move || opened.with(|o| o.as_ref().map(|(_, e)| e.pixels.clone()));
     view! {
         <Show when=move || opened.with(Option::is_some)>
@@ -146,6 +179,10 @@ fn SampleLiraView(ui: Ui, opened: Opened) -> impl IntoView {
                 {move || pixels().map(|p| view! { <SampleImage pixels=p /> })}
                 <div class="chart" inner_html=chart></div>
                 <p class="says">{says}</p>
+                {move || history().map(|svg| view! {
+                    <div class="chart" id="sample-history" inner_html=svg></div>
+                    <p class="says" id="sample-history-says">{history_says}</p>
+                })}
                 <button class="secondary" on:click=move |_| opened.set(None)>{ui.tr(|t| t.canary.gallery.close)}</button>
             </div>
         </Show>

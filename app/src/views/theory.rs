@@ -117,7 +117,10 @@ pub fn TheoryLab(ui: Ui) -> impl IntoView {
         }
     };
     let error = move || {
-        report.with(|r| r.as_ref().err().map(|e| (ui.t().theory.bad_setting)(&e.to_string())))
+        report.with(|r| {
+            let said = |e| spotlight_i18n::say::notice::theory_error(ui.lang.get(), e);
+            r.as_ref().err().map(|e| (ui.t().theory.bad_setting)(&said(e)))
+        })
     };
     let t = move || &ui.t().theory;
     view! {

@@ -1,5 +1,6 @@
 //! `spotlight bench`: train-step throughput of LeNet ± BN per backend and batch size, beside the
-//! same LeNet in PyTorch on CPU (`bench/torch_lenet.py`), as a ratio; and peak memory.
+//! same LeNet in PyTorch on CPU (`bench/torch_lenet.py`), as a ratio; each row's FLOP/s and its
+//! share of the cores' peak (a multiply-add loop on the kernels' vector unit); and peak memory.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -137,6 +138,20 @@ fn busy_between(before: &Load, after: &Load) -> Option<String> {
     ))
 }
 
+/// Seconds the peak rate's multiply-add loop runs (on every thread of the pool at once).
+const PEAK_SECONDS: f64 = 0.3;
+
+/// A row's FLOP rate in GFLOP/s and its share of the peak in %, as two cells ("—" without a rate).
+fn flops_cells(flops_per_sample: f64, samples_per_s: Option<f64>, peak: f64) -> (String, String) {
+    match samples_per_s {
+        Some(rate) => {
+            let flops = flops_per_sample * rate;
+            (format!("{:.1}", flops / 1e9), format!("{:.1} %", 100.0 * flops / peak))
+        }
+        None => ("—".into(), "—".into()),
+    }
+}
+
 /// Samples per second of `steps` training steps (the core's measurement, on this process's clock).
 fn measure(
     backend: BackendName,
@@ -151,7 +166,7 @@ fn measure(
     let t = threads::on_pool(|| {
         pollster::block_on(bench::train_throughput(ds, &device, &label, bn, batch, steps, &clock))
     })
-    .map_err(|e| Fail(1, e.to_string()))?;
+    .map_err(|e| Fail(1, crate::run_error(&e)))?;
     Ok(t.samples_per_s)
 }
 
@@ -211,6 +226,23 @@ pub fn cmd_bench(args: BenchArgs) -> Result<(), Fail> {
     for line in conditions(&before) {
         println!("{line}");
     }
+    // The work of a step, from the model's shape (the dataset's images and classes).
+    let flops = |bn: bool| {
+        bench::step_flops_per_sample(1, ds.rows, ds.cols, usize::from(ds.classes), bn)
+            .unwrap_or(f64::NAN)
+    };
+    let peak = spotlight_core::kernels::peak_flops(PEAK_SECONDS);
+    println!(
+        "peak f32 of the cores: {:.1} GFLOP/s (a multiply-add loop on {}, {} threads at once, {PEAK_SECONDS} s)",
+        peak.flops_per_s / 1e9,
+        peak.unit,
+        peak.threads
+    );
+    println!(
+        "work of one step per sample: {:.2} MFLOP with BN, {:.2} without (the convolutions' and linear layers' multiply-adds forward and backward, and BN's arithmetic; see docs/measurements.md)",
+        flops(true) / 1e6,
+        flops(false) / 1e6
+    );
     let theirs =
         if no_torch { Err("skipped (--no-torch)".to_string()) } else { torch(&batches, steps) };
     if let Err(e) = &theirs {
@@ -222,8 +254,17 @@ pub fn cmd_bench(args: BenchArgs) -> Result<(), Fail> {
         "train-step throughput, LeNet-5, one step = forward + backward + Adam; {steps} timed steps after {WARMUP} warm-up"
     );
     println!(
-        "{:<8} {:<6} {:>6} {:>14} {:>16} {:>8}",
-        "backend", "model", "batch", "ours samples/s", "PyTorch samples/s", "ratio"
+        "{:<8} {:<6} {:>6} {:>14} {:>16} {:>8} {:>12} {:>7} {:>15} {:>7}",
+        "backend",
+        "model",
+        "batch",
+        "ours samples/s",
+        "PyTorch samples/s",
+        "ratio",
+        "ours GFLOP/s",
+        "of peak",
+        "PyTorch GFLOP/s",
+        "of peak"
     );
     for backend in &backends {
         for bn in [true, false] {
@@ -240,14 +281,21 @@ pub fn cmd_bench(args: BenchArgs) -> Result<(), Fail> {
                     .ok()
                     .and_then(|rows| rows.iter().find(|r| r.0 == bn && r.1 == batch))
                     .map(|r| r.2);
+                let (ours_gflops, ours_share) =
+                    flops_cells(flops(bn), Some(ours), peak.flops_per_s);
+                let (t_gflops, t_share) = flops_cells(flops(bn), t, peak.flops_per_s);
                 println!(
-                    "{:<8} {:<6} {:>6} {:>14.0} {:>16} {:>8}",
+                    "{:<8} {:<6} {:>6} {:>14.0} {:>16} {:>8} {:>12} {:>7} {:>15} {:>7}",
                     backend.as_str(),
                     model_name(spotlight_core::Variant::unregularized(bn)),
                     batch,
                     ours,
                     t.map_or("—".into(), |t| format!("{t:.0}")),
-                    t.map_or("—".into(), |t| format!("{:.2}×", ours / t))
+                    t.map_or("—".into(), |t| format!("{:.2}×", ours / t)),
+                    ours_gflops,
+                    ours_share,
+                    t_gflops,
+                    t_share
                 );
             }
         }
@@ -259,4 +307,17 @@ pub fn cmd_bench(args: BenchArgs) -> Result<(), Fail> {
         println!("peak memory (resident, this process): {m:.0} MiB");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::flops_cells;
+
+    /// A row's GFLOP/s is the FLOPs per sample times the samples/s; its share, of the peak.
+    #[test]
+    fn a_rows_flops_and_share_of_peak() {
+        let (gflops, share) = flops_cells(2_000_000.0, Some(10_000.0), 80e9);
+        assert_eq!((gflops.as_str(), share.as_str()), ("20.0", "25.0 %"));
+        assert_eq!(flops_cells(2e6, None, 80e9), ("—".into(), "—".into()));
+    }
 }

@@ -9,13 +9,15 @@ use std::time::Instant;
 use spotlight_core::backend::{BackendName, native_device};
 use spotlight_core::config::{DatasetName, OptimizerName};
 use spotlight_core::data::Dataset;
+use spotlight_core::experiment_data::ExperimentData;
 use spotlight_core::paper::PaperTable;
 use spotlight_core::report::Report;
 use spotlight_core::{Config, jobs, paper, threads};
-use spotlight_i18n::Lang;
 use spotlight_i18n::paper::ClaimText;
+use spotlight_i18n::say::data::build_error;
+use spotlight_i18n::{Lang, say};
 
-use crate::{Fail, PaperArgs, Shard, load_dataset, model_name, write_atomic};
+use crate::{Fail, PaperArgs, Shard, load_dataset, model_name, run_error, write_atomic};
 
 pub fn cmd_paper(args: PaperArgs) -> Result<(), Fail> {
     let PaperArgs {
@@ -166,17 +168,18 @@ fn write_reports(
                 for run in &r.runs {
                     if let Some(e) = &run.error {
                         out.diverged.push(format!(
-                            "{} (noise {:.0}%, seed {}): {e}",
+                            "{} (noise {:.0}%, seed {}): {}",
                             model_name(r.variant(run)),
                             100.0 * config.label_noise,
-                            config.seed
+                            config.seed,
+                            run_error(e)
                         ));
                     }
                 }
                 out.reports.push(r);
             }
             Err(jobs::AssembleError::Missing(m)) => out.missing += m.len(),
-            Err(e) => return Err(Fail(1, e.to_string())),
+            Err(e) => return Err(Fail(1, say::run::assemble_error(Lang::En, &e))),
         }
     }
     Ok(out)
@@ -280,12 +283,19 @@ fn run_jobs(
             .then(|| load_dataset(data_dir, job.config.dataset.other()))
             .transpose()?;
         let t = Instant::now();
+        let data = ExperimentData::build(&job.config, ds, other.as_ref())
+            .map_err(|e| Fail(1, format!("{}: {}", describe(job), build_error(Lang::En, &e))))?;
         let result = threads::on_pool(|| {
-            pollster::block_on(jobs::run_job(job, ds, other.as_ref(), &device, &name, || {
-                clock.elapsed().as_secs_f64()
-            }))
+            pollster::block_on(jobs::run_job_on(
+                job,
+                &data,
+                &device,
+                &name,
+                || clock.elapsed().as_secs_f64(),
+                |_| {},
+            ))
         })
-        .map_err(|e| Fail(1, format!("{}: {e}", describe(job))))?;
+        .map_err(|e| Fail(1, format!("{}: {}", describe(job), run_error(&e))))?;
         write_atomic(
             &job_path(store, &result.key),
             &serde_json::to_string(&result).expect("serializable"),

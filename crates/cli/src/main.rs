@@ -11,7 +11,7 @@ use spotlight_core::backend::{BackendName, native_device};
 use spotlight_core::config::DatasetName;
 use spotlight_core::data::Dataset;
 use spotlight_core::experiment_data::ExperimentData;
-use spotlight_core::report::{Report, median};
+use spotlight_core::report::{Report, RunError, median};
 use spotlight_core::theory::{self, Optimizer, TheoryConfig};
 use spotlight_core::{Config, link, paper};
 use spotlight_core::{Variant, local, threads};
@@ -181,7 +181,7 @@ pub struct Fail(pub u8, pub String);
 
 /// `--backend`'s and `--backends`' values, as links spell them.
 pub fn parse_backend(s: &str) -> Result<BackendName, String> {
-    BackendName::parse(s.trim()).map_err(|e| e.to_string())
+    BackendName::parse(s.trim()).map_err(|e| say::notice::read_error(Lang::En, &e))
 }
 
 fn parse_size(s: &str) -> Result<paper::Size, String> {
@@ -244,7 +244,8 @@ pub fn load_dataset(dir: &Path, name: DatasetName) -> Result<Dataset, Fail> {
     let bytes = std::fs::read(&path).map_err(|e| {
         Fail(1, format!("{}: {e}\nthe datasets are made by `./x.sh datasets` (npm ci in datasets/, then prepare-data)", path.display()))
     })?;
-    name.decode(&path.display().to_string(), &bytes).map_err(|e| Fail(1, e.to_string()))
+    name.decode(&path.display().to_string(), &bytes)
+        .map_err(|e| Fail(1, say::data::data_error(Lang::En, &e)))
 }
 
 fn progress_bar(total: usize, quiet: bool) -> ProgressBar {
@@ -277,8 +278,8 @@ pub fn run_experiment(
         None
     };
     let (device, name) = native_device(backend).map_err(|e| Fail(1, e))?;
-    let data =
-        ExperimentData::build(config, &ds, other.as_ref()).map_err(|e| Fail(2, e.to_string()))?;
+    let data = ExperimentData::build(config, &ds, other.as_ref())
+        .map_err(|e| Fail(2, say::data::build_error(Lang::En, &e)))?;
     let pb = progress_bar(0, quiet);
     pb.set_prefix(prefix.to_string());
     let start = Instant::now();
@@ -310,6 +311,11 @@ pub fn run_experiment(
     Ok(report)
 }
 
+/// Why a model's training or its attack stopped, in the CLI's output: the page's words, in English.
+pub fn run_error(e: &RunError) -> String {
+    say::run::run_error(&Lang::En.texts().status, e)
+}
+
 /// A model's name in the CLI's output: the page's, in English ("BN", "no-BN", "BN + γ/σ reg").
 pub fn model_name(v: Variant) -> &'static str {
     Lang::En.texts().charts.models.of(v)
@@ -334,7 +340,7 @@ pub fn summary(r: &Report) -> String {
         let name = model_name(r.variant(run));
         s.push_str(&format!("  {name}:\n"));
         if let Some(e) = &run.error {
-            s.push_str(&format!("    stopped: {e}\n"));
+            s.push_str(&format!("    stopped: {}\n", run_error(e)));
         }
         if let Some(last) = run.last() {
             s.push_str(&format!(
@@ -415,7 +421,7 @@ pub fn summary(r: &Report) -> String {
             }
         }
         if let Some(e) = &run.attack_error {
-            s.push_str(&format!("    attack: {e}\n"));
+            s.push_str(&format!("    attack: {}\n", run_error(e)));
         }
         if let Some(c) = run.last().and_then(|e| e.canary.as_ref()) {
             s.push_str(&format!(
@@ -439,10 +445,14 @@ fn cmd_run(args: RunArgs) -> Result<(), Fail> {
     let config = match (source.config, source.link) {
         (Some(f), None) => {
             let text = read_config_file(&f)?;
-            Config::from_json(&text).map_err(|e| Fail(2, format!("{}: {e}", f.display())))?
+            Config::from_json(&text).map_err(|e| {
+                Fail(2, format!("{}: {}", f.display(), say::notice::config_error(Lang::En, &e)))
+            })?
         }
         (None, Some(q)) => {
-            link::parse_strict(&q).map_err(|e| Fail(2, format!("link: {e}")))?.config
+            link::parse_strict(&q)
+                .map_err(|e| Fail(2, format!("link: {}", say::notice::strict_error(Lang::En, &e))))?
+                .config
         }
         _ => unreachable!("clap's group: exactly one of --config and --link"),
     };
@@ -492,7 +502,8 @@ fn theory_config(a: &TheoryArgs) -> TheoryConfig {
 }
 
 fn cmd_theory(args: TheoryArgs) -> Result<(), Fail> {
-    let report = theory::run(&theory_config(&args)).map_err(|e| Fail(2, e.to_string()))?;
+    let report = theory::run(&theory_config(&args))
+        .map_err(|e| Fail(2, say::notice::theory_error(Lang::En, &e)))?;
     print!("{}", report.to_table(usize::try_from(args.every).unwrap_or(usize::MAX)));
     if let Some(p) = &args.json {
         write_atomic(p, &report.to_json())?;

@@ -91,8 +91,9 @@ fn paper_quick_runs_in_shards_resumes_and_merges() {
     }
     let jobs = std::fs::read_dir(dir.join("jobs")).unwrap().count();
     // Per seed: 3 noise levels and the OOD arm × (2 targets + 2 × 2 shadows), the SGD arm's 2 × 2
-    // targets (no attack) and 3 λ × (1 target + 2 shadows).
-    assert_eq!(jobs, 4 * 6 + 2 * 2 + 3 * 3, "one file per model");
+    // targets (no attack), 3 λ × (1 target + 2 shadows) and the GroupNorm arm's 3 noise levels ×
+    // (1 target + 2 shadows).
+    assert_eq!(jobs, 4 * 6 + 2 * 2 + 3 * 3 + 3 * 3, "one file per model");
     // A shard run again finds its jobs done and trains nothing.
     let out = bin().args(base).arg(&dir).args(["--shard", "1/2"]).output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
@@ -102,25 +103,25 @@ fn paper_quick_runs_in_shards_resumes_and_merges() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}\n{text}", String::from_utf8_lossy(&out.stderr));
     eprintln!("{text}");
-    for id in ["(a)", "(g)", "(b)", "(h)", "(c)", "(d)", "(f)", "(e)"] {
+    for id in ["(a)", "(g)", "(b)", "(h)", "(c)", "(i)", "(j)", "(d)", "(f)", "(e)"] {
         assert!(text.contains(id), "row {id} missing:\n{text}");
     }
-    assert_eq!(text.matches("    → ").count(), 8);
+    assert_eq!(text.matches("    → ").count(), 10);
     // One seed decides nothing: every test it could measure is inconclusive.
-    assert_eq!(text.matches("→ inconclusive").count(), 8, "{text}");
+    assert_eq!(text.matches("→ inconclusive").count(), 10, "{text}");
     let svg = std::fs::read_to_string(dir.join("paper-memorization.svg")).unwrap();
     assert!(svg.contains("<svg") && svg.contains("polyline"), "an SVG with curves");
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("paper-report.json")).unwrap())
             .unwrap();
     let rows = json["table"]["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), 8);
-    // Every claim's tested numbers were measured (18 tests; at this size 1 % is 10 flipped
+    assert_eq!(rows.len(), 10);
+    // Every claim's tested numbers were measured (22 tests; at this size 1 % is 10 flipped
     // members, too few for (a)'s test at 1 %).
     let tests: usize = rows.iter().map(|r| r["tests"].as_array().unwrap().len()).sum();
-    assert_eq!(tests, 17, "{rows:?}");
+    assert_eq!(tests, 21, "{rows:?}");
     assert_eq!(json["table"]["tradeoff"].as_array().unwrap().len(), 4, "λ = 0 and the sweep");
-    assert_eq!(std::fs::read_dir(dir.join("reports")).unwrap().count(), 9, "every report written");
+    assert_eq!(std::fs::read_dir(dir.join("reports")).unwrap().count(), 12, "every report written");
     // A merge with a job missing says so and fails.
     let first = std::fs::read_dir(dir.join("jobs")).unwrap().next().unwrap().unwrap().path();
     std::fs::remove_file(first).unwrap();
@@ -135,7 +136,7 @@ fn paper_quick_runs_in_shards_resumes_and_merges() {
     );
     // ... and still writes the reports whose jobs are all there.
     let kept = std::fs::read_dir(dir.join("reports")).unwrap().count();
-    assert!((1..9).contains(&kept), "{kept} reports kept");
+    assert!((1..12).contains(&kept), "{kept} reports kept");
 }
 
 #[test]

@@ -82,7 +82,9 @@ pub fn shadow_membership(candidates: usize, shadows: usize, seed: u64) -> Vec<Ve
     keep
 }
 
-/// Errors of the attack metrics.
+/// Errors of the attack metrics. Its `Display` is the only English of these errors: the attack
+/// (`experiment::attack_report`) hands it on as text, which a report keeps as `RunError::Other` and
+/// the page and the CLI show as it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AttackError {
     /// No member or no non-member score.

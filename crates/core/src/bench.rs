@@ -52,7 +52,7 @@ pub fn throughput_config(batch_norm: bool, batch_size: usize, steps: usize) -> C
         live_points: 0,
         shadow_models: 0,
         compare: false,
-        batch_norm,
+        norm: if batch_norm { crate::config::Norm::Batch } else { crate::config::Norm::None },
         ..Config::default()
     }
 }
@@ -118,6 +118,50 @@ pub async fn train_throughput(
         seconds,
         samples_per_s: (batch_size * steps) as f64 / seconds,
     })
+}
+
+/// FLOPs per normalized value of one training step's BatchNorm (batch statistics), counted by
+/// [`step_flops_per_sample`]: 7 forward (the mean and the centred sum of squares: 1 + 3; then
+/// (x − μ)·(γ/σ) + β: 3) and 9 backward (Σ dy and Σ dy·x̂: 1 + 2; x̂ again: 2; then
+/// (γ/σ)·(dy − mean dy − x̂·mean dy·x̂): 4).
+pub const BN_FLOPS_PER_VALUE: f64 = 16.0;
+
+/// The floating-point operations of one training step per sample, for a LeNet-5
+/// ([`crate::model`]) of `channels`×`height`×`width` images and `classes` classes, with or without
+/// BatchNorm; `None` when the images are too small for it (under 12 pixels on a side).
+///
+/// Counted: each multiply-add of the convolutions and linear layers as 2 FLOPs. Forward, a 5×5
+/// convolution is 2·25·Cin·Cout·Hout·Wout and a linear layer 2·in·out. Backward, each layer's
+/// weight gradient and its input gradient cost the forward's again (2× forward) — but for conv1's
+/// input gradient, which nothing needs (the input is the image): conv1's backward is 1× its
+/// forward. With BatchNorm, [`BN_FLOPS_PER_VALUE`] per normalized value (6·H·W + 16·h2·w2 + 120 +
+/// 84, h2×w2 conv2's output). Left out as small: the biases, ReLUs, max-pooling (comparisons),
+/// softmax and cross-entropy, and the optimizer (Adam, per parameter and step: 1/batch of it per
+/// sample) — together under 2 % of the count for MNIST at batch 64.
+pub fn step_flops_per_sample(
+    channels: usize,
+    height: usize,
+    width: usize,
+    classes: usize,
+    batch_norm: bool,
+) -> Option<f64> {
+    // The model's shape (crate::model's constants): 5×5 kernels; conv1 pads 2 (keeps H×W) to 6
+    // channels, pool 2, conv2 to 16 channels, pool 2; fc1 to 120, fc2 to 84, fc3 to the classes.
+    const TAPS: usize = 5 * 5;
+    let flat = crate::model::LeNetConfig::new(channels, height, width, classes).flat_features()?;
+    let (conv1_out, conv2_out) = (6 * height * width, 16 * (height / 2 - 4) * (width / 2 - 4));
+    // Multiply-adds per sample, forward.
+    let conv1 = TAPS * channels * conv1_out;
+    let conv2 = TAPS * 6 * conv2_out;
+    let fcs = flat * 120 + 120 * 84 + 84 * classes;
+    // Forward 1×, backward: conv1 its weight gradient only (1×), every other layer 2×.
+    let macs = 2 * conv1 + 3 * (conv2 + fcs);
+    let bn = if batch_norm {
+        BN_FLOPS_PER_VALUE * (conv1_out + conv2_out + 120 + 84) as f64
+    } else {
+        0.0
+    };
+    Some(2.0 * macs as f64 + bn)
 }
 
 /// Wall time of a whole experiment, by phase, in seconds.
@@ -187,5 +231,49 @@ mod tests {
         let e = check_throughput(2048, 20).unwrap_err();
         assert!(e.contains("batch 2048 × 23 steps") && e.contains("train_size"), "{e}");
         assert!(check_throughput(64, 0).is_err());
+    }
+
+    /// MNIST's LeNet (1×28×28, 10 classes) by hand. Multiply-adds per sample, forward:
+    ///   conv1 25·1·6·28·28 = 117,600   conv2 25·6·16·10·10 = 240,000
+    ///   fc1 400·120 = 48,000   fc2 120·84 = 10,080   fc3 84·10 = 840
+    /// FLOPs forward = 2 × 416,520 = 833,040. Backward: conv1 its weight gradient only
+    /// (235,200), the others 2× forward (2 × (480,000 + 96,000 + 20,160 + 1,680) = 1,195,680):
+    /// 1,430,880. Without BN: 833,040 + 1,430,880 = 2,263,920.
+    /// BN: 16 × (6·28·28 + 16·10·10 + 120 + 84) = 16 × 6,508 = 104,128; with BN 2,368,048.
+    #[test]
+    fn step_flops_of_mnist_lenet_by_hand() {
+        assert_eq!(step_flops_per_sample(1, 28, 28, 10, false), Some(2_263_920.0));
+        assert_eq!(step_flops_per_sample(1, 28, 28, 10, true), Some(2_368_048.0));
+        // Too small for two 5×5 convolutions and poolings: no count.
+        assert_eq!(step_flops_per_sample(1, 11, 28, 10, false), None);
+        // Three channels only add to conv1 (its forward and weight gradient): 2·2·(25·2·6·784).
+        let rgb = step_flops_per_sample(3, 28, 28, 10, false).unwrap();
+        assert_eq!(rgb - 2_263_920.0, 4.0 * (25 * 2 * 6 * 784) as f64);
+    }
+
+    /// The count's layer sizes are the model's: its weights and biases, counted from the same
+    /// shapes, are the model's parameters.
+    #[test]
+    fn step_flops_counts_the_models_layers() {
+        use burn::module::Module;
+        let device = [crate::backend::BackendName::Flex, crate::backend::BackendName::Ndarray]
+            .into_iter()
+            .find_map(|b| b.cpu_device().ok())
+            .expect("a CPU backend");
+        for (c, h, w, k) in [(1, 28, 28, 10), (3, 32, 24, 7)] {
+            let config = crate::model::LeNetConfig::new(c, h, w, k);
+            let flat = config.flat_features().unwrap();
+            let model = config.with_norm(crate::config::Norm::None).init(1, &device);
+            let weights = 25 * c * 6 + 25 * 6 * 16 + flat * 120 + 120 * 84 + 84 * k;
+            let biases = 6 + 16 + 120 + 84 + k;
+            assert_eq!(model.num_params(), weights + biases);
+            // Forward, each weight is one multiply-add per output position: conv1 over H·W,
+            // conv2 over (H/2 − 4)·(W/2 − 4), a linear layer once.
+            let (p1, p2) = (h * w, (h / 2 - 4) * (w / 2 - 4));
+            let forward = 25 * c * 6 * p1 + 25 * 6 * 16 * p2 + flat * 120 + 120 * 84 + 84 * k;
+            let backward = 2 * forward - 25 * c * 6 * p1;
+            let flops = step_flops_per_sample(c, h, w, k, false).unwrap();
+            assert_eq!(flops, 2.0 * (forward + backward) as f64);
+        }
     }
 }

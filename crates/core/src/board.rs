@@ -152,7 +152,7 @@ impl Board {
                 run.epochs = self.runs[variant].epochs.clone();
                 run.live = self.runs[variant].live.clone();
                 run.error = Some(e);
-                JobOutput::Target { run, loss: Vec::new(), phi: Vec::new() }
+                JobOutput::Target { run, loss: Vec::new(), phi: Vec::new(), trace: Vec::new() }
             }
             (Err(_), Role::Shadow { .. }) => JobOutput::Shadow { phi: None },
         };

@@ -70,6 +70,75 @@ pub enum OptimizerName {
     Sgd,
 }
 
+/// A model's normalization layers (after conv1, conv2, fc1 and fc2; see `model.rs`).
+///
+/// BatchNorm normalizes each channel by the statistics of the *batch*, so that one sample's scale
+/// is set by the others; GroupNorm and LayerNorm by the statistics of the sample alone (LayerNorm
+/// is GroupNorm with one group, each channel keeping its own γ and β, as in Wu & He 2018: our
+/// choice for convolutions). A link's old `batch_norm=true|false` reads as `batch` or `none`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Norm {
+    None,
+    #[default]
+    Batch,
+    /// GroupNorm with `Config::groups` groups a layer.
+    Group,
+    Layer,
+}
+
+impl Norm {
+    pub const ALL: [Norm; 4] = [Norm::None, Norm::Batch, Norm::Group, Norm::Layer];
+
+    /// The serde name (`"batch"`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::None => "none",
+            Self::Batch => "batch",
+            Self::Group => "group",
+            Self::Layer => "layer",
+        }
+    }
+
+    /// Whether a sample's output depends on the other samples of its batch (BatchNorm's batch
+    /// statistics).
+    pub fn couples_batch(self) -> bool {
+        self == Self::Batch
+    }
+
+    /// The groups a layer of `channels` channels is split into, for `groups` asked: LayerNorm
+    /// one, GroupNorm the largest count up to `groups` that divides `channels`, none otherwise.
+    pub fn groups_for(self, groups: usize, channels: usize) -> usize {
+        match self {
+            Self::Layer => 1,
+            Self::Group => (1..=groups.clamp(1, channels.max(1)))
+                .rev()
+                .find(|&g| channels.is_multiple_of(g))
+                .unwrap_or(1),
+            Self::None | Self::Batch => 0,
+        }
+    }
+}
+
+/// A `Norm` from its name or, as the old `batch_norm` field was, a boolean.
+impl<'de> Deserialize<'de> for Norm {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Bool(bool),
+            Name(String),
+        }
+        match Raw::deserialize(d)? {
+            Raw::Bool(true) => Ok(Self::Batch),
+            Raw::Bool(false) => Ok(Self::None),
+            Raw::Name(n) => Self::ALL.into_iter().find(|v| v.name() == n).ok_or_else(|| {
+                serde::de::Error::unknown_variant(&n, &["none", "batch", "group", "layer"])
+            }),
+        }
+    }
+}
+
 /// Which γ/σ regularizer (see `model.rs` for the formulas).
 ///
 /// The default, `sigma` at λ = 0.05, was chosen by measurement (README, "Choosing the
@@ -112,10 +181,18 @@ impl RegKind {
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     pub dataset: DatasetName,
-    /// Train the BN and the no-BN model side by side (the default: the comparison is the lesson).
+    /// Train two models side by side, `norm` and `versus` (the default, BN and no-BN: the
+    /// comparison is the lesson).
     pub compare: bool,
-    /// With `compare` off: whether the single model has BatchNorm.
-    pub batch_norm: bool,
+    /// The first model's normalization (the single model's with `compare` off). Read from an old
+    /// `batch_norm` boolean too.
+    #[serde(alias = "batch_norm")]
+    pub norm: Norm,
+    /// The normalization of the model `norm` is compared with (`compare` on); never `norm`'s.
+    pub versus: Norm,
+    /// GroupNorm's groups a layer (each layer takes the largest count up to this that divides its
+    /// channels: with 2, every layer of LeNet-5 has two).
+    pub groups: usize,
     /// Fraction of training labels flipped to another class.
     pub label_noise: f64,
     /// Fraction of training images replaced by out-of-distribution images.
@@ -160,7 +237,9 @@ impl Default for Config {
         Self {
             dataset: DatasetName::Mnist,
             compare: true,
-            batch_norm: true,
+            norm: Norm::Batch,
+            versus: Norm::None,
+            groups: 2,
             label_noise: 0.05,
             ood_fraction: 0.0,
             ood_source: OodSourceName::Shuffle,
@@ -197,7 +276,8 @@ pub const CPU_PROBE_SIZE: usize = 16;
 
 /// The paper's settings, one click away, built on `d` (the default sized to the page's backend):
 /// the default, with the regularizer, 20 % flipped labels, clean data, OOD images from the other
-/// dataset, Fashion-MNIST, and a tiny run for a quick look. Their names are the page's texts
+/// dataset, Fashion-MNIST, BN beside GroupNorm (is it BN, or any normalization?), and a tiny run
+/// for a quick look. Their names are the page's texts
 /// (`spotlight_i18n::controls`' `presets`, in this order).
 pub fn presets(d: &Config) -> Vec<Config> {
     let d = d.clone();
@@ -213,6 +293,7 @@ pub fn presets(d: &Config) -> Vec<Config> {
             ..d.clone()
         },
         Config { dataset: DatasetName::Fashion, ..d.clone() },
+        Config { versus: Norm::Group, ..d.clone() },
         Config {
             train_size: 500,
             test_size: 500,
@@ -244,9 +325,9 @@ impl Cost {
 /// The most of the training set that may be corrupted: `label_noise + ood_fraction`.
 pub const MAX_CORRUPTED: f64 = 0.9;
 
-/// A config that cannot run, naming the field and what is wrong with it. Its `Display` is the
-/// English the CLI writes ("epochs: 0 is out of range; allowed 1 to 200"); the page writes it in its
-/// language by [`ConfigProblem`]'s variant.
+/// A config that cannot run, naming the field and what is wrong with it. The page and the CLI
+/// write it with `spotlight-i18n`'s words, by [`ConfigProblem`]'s variant ("epochs: 0 is out of
+/// range; allowed 1 to 200" in English).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConfigError {
     pub field: String,
@@ -266,6 +347,8 @@ pub enum ConfigProblem {
     NotDrawing(crate::canary::CanaryError),
     /// The batch is larger than the training set.
     BatchOverTrain { batch: usize, train: usize },
+    /// A comparison of a normalization with itself (`versus` = `norm`).
+    SameNorm { norm: Norm },
     /// A config file that is not JSON: serde's text (English only).
     NotJson(String),
     /// A config file whose JSON is not an object.
@@ -274,25 +357,15 @@ pub enum ConfigProblem {
     Json(String),
 }
 
+/// The variant and its values, not a sentence: what a reader sees (the CLI's English too) is
+/// `spotlight-i18n`'s (`say::notice::config_error`).
 impl fmt::Display for ConfigProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::OutOfRange { value, min, max } => write!(f, "{value} is out of range; allowed {min} to {max}"),
-            Self::TooFewClean { sum } => {
-                write!(f, "label_noise + ood_fraction = {sum} leaves too few clean samples; allowed at most {MAX_CORRUPTED}")
-            }
-            Self::OneShadow => {
-                f.write_str("1 is not enough: LiRA needs an IN and an OUT model for every candidate; use 0 (no attack) or at least 2")
-            }
-            Self::NotDrawing(why) => write!(f, "not a drawing: {why}"),
-            Self::BatchOverTrain { batch, train } => write!(f, "{batch} is larger than train_size ({train})"),
-            Self::NotJson(e) => write!(f, "not valid JSON: {e}"),
-            Self::NotObject => f.write_str("expected a JSON object"),
-            Self::Json(e) => f.write_str(e),
-        }
+        fmt::Debug::fmt(self, f)
     }
 }
 
+/// The field, then [`ConfigProblem`]'s form.
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.field, self.problem)
@@ -301,31 +374,56 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
-/// One model of an experiment: LeNet-5 with BN, with BN and the γ/σ regularizer, or without BN.
+/// One model of an experiment: LeNet-5 with BN, with BN and the γ/σ regularizer, without
+/// normalization, with GroupNorm or with LayerNorm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Variant {
     Bn,
     BnReg,
     Plain,
+    Gn,
+    Ln,
 }
 
 impl Variant {
     /// A model without regularizer: BN or no-BN.
     pub fn unregularized(batch_norm: bool) -> Self {
-        if batch_norm { Self::Bn } else { Self::Plain }
+        Self::of(if batch_norm { Norm::Batch } else { Norm::None })
+    }
+
+    /// The model of a normalization, without regularizer.
+    pub fn of(norm: Norm) -> Self {
+        match norm {
+            Norm::None => Self::Plain,
+            Norm::Batch => Self::Bn,
+            Norm::Group => Self::Gn,
+            Norm::Layer => Self::Ln,
+        }
+    }
+
+    /// Its normalization layers.
+    pub fn norm(self) -> Norm {
+        match self {
+            Self::Bn | Self::BnReg => Norm::Batch,
+            Self::Plain => Norm::None,
+            Self::Gn => Norm::Group,
+            Self::Ln => Norm::Layer,
+        }
     }
 
     pub fn batch_norm(self) -> bool {
-        self != Self::Plain
+        self.norm() == Norm::Batch
     }
 
-    /// Its name in a CSV column: "bn+reg", "bn" or "no-bn".
+    /// Its name in a CSV column: "bn+reg", "bn", "no-bn", "gn" or "ln".
     pub fn key(self) -> &'static str {
         match self {
             Self::BnReg => "bn+reg",
             Self::Bn => "bn",
             Self::Plain => "no-bn",
+            Self::Gn => "gn",
+            Self::Ln => "ln",
         }
     }
 }
@@ -376,8 +474,11 @@ impl Config {
     /// each kind's own), the OOD source without OOD images, the canary's label without a drawing.
     pub fn inert(&self, name: &str) -> bool {
         match name {
-            "batch_norm" => self.compare,
-            "regularizer" => !self.compare && !self.batch_norm,
+            "versus" => !self.compare,
+            "groups" => {
+                ![self.norm, self.versus][..if self.compare { 2 } else { 1 }].contains(&Norm::Group)
+            }
+            "regularizer" => self.norm != Norm::Batch,
             "reg_kind" => !self.regularizer || self.inert("regularizer"),
             "reg_strength" => {
                 !self.regularizer || self.inert("regularizer") || self.reg_kind == RegKind::Project
@@ -428,6 +529,12 @@ impl Config {
                 problem: ConfigProblem::NotDrawing(why),
             })?;
         }
+        if self.compare && self.norm == self.versus {
+            return Err(ConfigError {
+                field: "versus".into(),
+                problem: ConfigProblem::SameNorm { norm: self.norm },
+            });
+        }
         if self.batch_size > self.train_size {
             return Err(ConfigError {
                 field: "batch_size".into(),
@@ -440,14 +547,15 @@ impl Config {
         Ok(())
     }
 
-    /// The models this experiment trains: in compare mode BN, then BN with the regularizer when
-    /// it is on, then no-BN (all three side by side, same data and seed); else the one model
-    /// `batch_norm` and `regularizer` say.
+    /// The models this experiment trains: in compare mode `norm`'s, then BN with the regularizer
+    /// when it is on and `norm` is BN, then `versus`'s (all side by side, same data and seed); else
+    /// the one model `norm` and `regularizer` say.
     pub fn variants(&self) -> Vec<Variant> {
-        match (self.compare, self.regularizer) {
-            (true, true) => vec![Variant::Bn, Variant::BnReg, Variant::Plain],
-            (true, false) => vec![Variant::Bn, Variant::Plain],
-            (false, _) => vec![self.variant(self.batch_norm)],
+        let first = self.variant(self.norm);
+        match (self.compare, first) {
+            (true, Variant::BnReg) => vec![Variant::Bn, Variant::BnReg, Variant::of(self.versus)],
+            (true, _) => vec![first, Variant::of(self.versus)],
+            (false, _) => vec![first],
         }
     }
 
@@ -461,13 +569,13 @@ impl Config {
         }
     }
 
-    /// The variant a model with (or without) BN is in this experiment's single-model form (and in
-    /// a report written before a comparison held three models).
-    pub fn variant(&self, batch_norm: bool) -> Variant {
-        match (batch_norm, self.regularizer) {
-            (true, true) => Variant::BnReg,
-            (true, false) => Variant::Bn,
-            (false, _) => Variant::Plain,
+    /// The variant a model of normalization `norm` is in this experiment's single-model form
+    /// (BN with the regularizer when it is on; and in a report written before a comparison held
+    /// three models).
+    pub fn variant(&self, norm: Norm) -> Variant {
+        match norm {
+            Norm::Batch if self.regularizer => Variant::BnReg,
+            n => Variant::of(n),
         }
     }
 
@@ -508,6 +616,7 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::read::ReadError;
 
     #[test]
     fn default_is_valid() {
@@ -549,7 +658,7 @@ mod tests {
             c.set(f.name, v).unwrap();
             let e = c.validate().unwrap_err();
             assert_eq!(e.field, f.name, "{e}");
-            assert!(e.problem.to_string().contains("allowed"), "{e}");
+            assert!(matches!(e.problem, ConfigProblem::OutOfRange { .. }), "{e}");
         }
         let c = Config { learning_rate: f64::NAN, ..Config::default() };
         assert_eq!(c.validate().unwrap_err().field, "learning_rate");
@@ -560,11 +669,11 @@ mod tests {
         let e = Config::from_json(r#"{"epochz": 3}"#).unwrap_err();
         assert_eq!(e.field, "epochz");
         let e = Config::from_json(r#"{"epochs": "many"}"#).unwrap_err();
-        assert!(e.problem.to_string().contains("invalid type"), "{e}");
+        assert!(matches!(&e.problem, ConfigProblem::Json(t) if t.contains("invalid type")), "{e}");
         let e = Config::from_json(r#"{"epochs": 0}"#).unwrap_err();
         assert_eq!(e.field, "epochs");
         let e = Config::from_json(r#"{"dataset": "cifar"}"#).unwrap_err();
-        assert!(e.problem.to_string().contains("cifar"), "{e}");
+        assert!(matches!(&e.problem, ConfigProblem::Json(t) if t.contains("cifar")), "{e}");
     }
 
     #[test]
@@ -576,7 +685,7 @@ mod tests {
         c = Config { shadow_models: 1, ..Config::default() };
         let e = c.validate().unwrap_err();
         assert_eq!(e.field, "shadow_models");
-        assert!(e.problem.to_string().contains("at least 2"), "{e}");
+        assert_eq!(e.problem, ConfigProblem::OneShadow);
         for k in [0, 2, 3] {
             Config { shadow_models: k, ..Config::default() }.validate().unwrap();
         }
@@ -620,6 +729,10 @@ mod tests {
         let reg = field("reg_kind").unwrap();
         let Kind::Choice(options) = reg.kind else { panic!() };
         assert_eq!(options.to_vec(), RegKind::ALL.map(RegKind::name), "every RegKind offered");
+        for name in ["norm", "versus"] {
+            let Kind::Choice(options) = field(name).unwrap().kind else { panic!() };
+            assert_eq!(options.to_vec(), Norm::ALL.map(Norm::name), "every Norm offered");
+        }
     }
 
     #[test]
@@ -629,22 +742,27 @@ mod tests {
         }
         let c = Config::default();
         assert!(
-            c.inert("batch_norm")
+            c.inert("groups")
                 && c.inert("reg_kind")
                 && c.inert("ood_source")
                 && c.inert("canary_label")
         );
-        assert!(!c.inert("label_noise") && !c.inert("compare"));
+        assert!(!c.inert("label_noise") && !c.inert("compare") && !c.inert("versus"));
         let single =
             Config { compare: false, regularizer: true, ood_fraction: 0.1, ..Config::default() };
         assert!(
-            !single.inert("batch_norm")
+            single.inert("versus")
+                && !single.inert("regularizer")
                 && !single.inert("reg_strength")
                 && single.inert("reg_bound")
                 && !single.inert("ood_source")
         );
         let clip = Config { reg_kind: RegKind::Project, ..single };
         assert!(clip.inert("reg_strength") && !clip.inert("reg_bound"));
+        let gn = Config { versus: Norm::Group, ..Config::default() };
+        assert!(!gn.inert("groups") && !gn.inert("regularizer"));
+        let ln = Config { norm: Norm::Layer, regularizer: true, ..Config::default() };
+        assert!(ln.inert("groups") && ln.inert("regularizer") && ln.inert("reg_strength"));
     }
 
     #[test]
@@ -660,9 +778,46 @@ mod tests {
         assert_eq!(reg.cost().models, 3 * (1 + reg.shadow_models));
         assert_eq!(Config { compare: false, ..reg.clone() }.variants(), [Variant::BnReg]);
         assert_eq!(
-            Config { compare: false, batch_norm: false, ..reg }.variants(),
+            Config { compare: false, norm: Norm::None, ..reg.clone() }.variants(),
             [Variant::Plain]
         );
+        let gn = Config { versus: Norm::Group, ..reg.clone() };
+        assert_eq!(gn.variants(), [Variant::Bn, Variant::BnReg, Variant::Gn]);
+        let ln = Config { norm: Norm::Layer, versus: Norm::Batch, ..reg };
+        assert_eq!(
+            ln.variants(),
+            [Variant::Ln, Variant::Bn],
+            "the regularizer is BN's first model's"
+        );
+        assert_eq!(ln.validate(), Ok(()));
+        let same = Config { versus: Norm::Batch, ..Config::default() };
+        assert_eq!(same.validate().unwrap_err().field, "versus");
+        Config { compare: false, versus: Norm::Batch, ..Config::default() }.validate().unwrap();
+        for v in [Variant::Bn, Variant::BnReg, Variant::Plain, Variant::Gn, Variant::Ln] {
+            assert_eq!(Variant::of(v.norm()).norm(), v.norm());
+        }
+    }
+
+    #[test]
+    fn norm_reads_its_name_and_the_old_boolean() {
+        let c = Config::from_json(r#"{"batch_norm": false, "compare": false}"#).unwrap();
+        assert_eq!(c.norm, Norm::None);
+        let c = Config::from_json(r#"{"batch_norm": true, "versus": "layer"}"#).unwrap();
+        assert_eq!((c.norm, c.versus), (Norm::Batch, Norm::Layer));
+        let c = Config::from_json(r#"{"norm": "group", "versus": "none", "groups": 3}"#).unwrap();
+        assert_eq!((c.norm, c.groups), (Norm::Group, 3));
+        let e = Config::from_json(r#"{"norm": "instance"}"#).unwrap_err();
+        assert_eq!(e.field, "norm");
+        assert_eq!(c.get("norm"), Some(serde_json::json!("group")));
+    }
+
+    #[test]
+    fn groups_divide_each_layer() {
+        assert_eq!([6, 16, 120, 84].map(|c| Norm::Group.groups_for(2, c)), [2; 4]);
+        assert_eq!([6, 16, 120, 84].map(|c| Norm::Group.groups_for(4, c)), [3, 4, 4, 4]);
+        assert_eq!([6, 16, 120, 84].map(|c| Norm::Group.groups_for(100, c)), [6, 16, 60, 84]);
+        assert_eq!(Norm::Layer.groups_for(4, 6), 1);
+        assert_eq!(Norm::Batch.groups_for(4, 6), 0);
     }
 
     #[test]
@@ -672,7 +827,11 @@ mod tests {
         assert_eq!(epochs.read("2.6").unwrap(), Read { value: 3.into(), clamped: Some(3.0) });
         assert_eq!(epochs.read("1000").unwrap().clamped, Some(200.0));
         for bad in ["abc", "NaN", "inf", "1e309", ""] {
-            assert!(epochs.read(bad).unwrap_err().to_string().contains("from 1 to 200"), "{bad}");
+            assert_eq!(
+                epochs.read(bad).unwrap_err(),
+                ReadError::ExpectedNumber { min: 1.0, max: 200.0 },
+                "{bad}"
+            );
         }
         let noise = field("label_noise").unwrap();
         assert_eq!(noise.read("0.25").unwrap().value, serde_json::json!(0.25));
@@ -687,21 +846,22 @@ mod tests {
             serde_json::json!("fashion")
         );
         assert_eq!(
-            field("dataset").unwrap().read("cifar").unwrap_err().to_string(),
-            "expected one of mnist, fashion"
+            field("dataset").unwrap().read("cifar").unwrap_err(),
+            ReadError::ExpectedOneOf(vec!["mnist", "fashion"])
         );
         let canary = field("canary").unwrap();
         let drawing = crate::canary::encode(&(0..784).map(|i| i % 29 == 0).collect::<Vec<_>>());
         assert_eq!(canary.read(&drawing).unwrap().value, serde_json::json!(drawing));
         assert_eq!(canary.read("").unwrap().value, serde_json::json!(""));
-        assert!(
-            canary
-                .read("abc")
-                .unwrap_err()
-                .to_string()
-                .starts_with("not a drawing: a drawing is 131 characters")
+        use crate::canary::CanaryError;
+        assert_eq!(
+            canary.read("abc").unwrap_err(),
+            ReadError::NotDrawing(CanaryError::Length { len: 3 })
         );
-        assert!(canary.read(&"A".repeat(131)).unwrap_err().to_string().contains("empty"));
+        assert_eq!(
+            canary.read(&"A".repeat(131)).unwrap_err(),
+            ReadError::NotDrawing(CanaryError::Empty)
+        );
         let bad = Config { canary: "x".repeat(131).replace('x', "!"), ..Config::default() };
         assert_eq!(bad.validate().unwrap_err().field, "canary");
         Config { canary: drawing, canary_label: 7, ..Config::default() }.validate().unwrap();

@@ -7,7 +7,7 @@ use crate::attack;
 use crate::data::transforms::SampleKind;
 use crate::experiment_data::{DeviceData, ExperimentData};
 use crate::report::{
-    AttackReport, CanaryScore, Exposed, GroupMean, ROC_STEPS, SampleLira, point_at,
+    AttackReport, CanaryScore, Exposed, GroupMean, ROC_STEPS, SampleEpoch, SampleLira, point_at,
 };
 use crate::train::{TrainError, Trainer, read_logits};
 use crate::{Config, Variant};
@@ -57,16 +57,33 @@ pub async fn pool_scores(
 }
 
 /// One model's attack report, from its scores on the pool and the φ of its shadow models
-/// (`shadow_phi[k]`, `None` for a shadow that diverged; `keep[k]` its members): every target
-/// job's attack ends here ([`crate::jobs::attack_of`]).
+/// (`shadow_phi[k]`, `None` for a shadow that diverged; `keep[k]` its members), and its members'
+/// loss and margin per measured epoch (`trace`, [`Trainer::member_trace`]; empty: none kept): every
+/// target job's attack ends here ([`crate::jobs::attack_of`]).
 pub fn attack_report(
     config: &Config,
     data: &ExperimentData,
     target: &attack::Scores,
     keep: &[Vec<bool>],
     shadow_phi: &[Option<Vec<f64>>],
+    trace: &[Vec<[f32; 2]>],
 ) -> Result<AttackReport, String> {
     let n = data.pool.labels.len();
+    // A member's place in the trace's rows (the target trained on `data.members()`, in order).
+    let mut at = vec![None; n];
+    for (p, i) in data.members().into_iter().enumerate() {
+        at[i] = Some(p);
+    }
+    let history = |i: usize| -> Vec<SampleEpoch> {
+        let Some(p) = at[i] else { return Vec::new() };
+        trace
+            .iter()
+            .enumerate()
+            .filter_map(|(epoch, row)| {
+                row.get(p).map(|&[loss, margin]| SampleEpoch { epoch, loss, margin })
+            })
+            .collect()
+    };
     let mut phi_in = vec![Vec::new(); n];
     let mut phi_out = vec![Vec::new(); n];
     for (k, phi) in shadow_phi.iter().enumerate() {
@@ -121,6 +138,7 @@ pub fn attack_report(
             phi_out: phi_out[i].clone(),
             fitted,
             online: online[i],
+            history: history(i),
         })
     };
     let px = data.rows * data.cols;

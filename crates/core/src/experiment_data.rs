@@ -32,8 +32,8 @@ pub struct ExperimentData {
     pub std: f32,
 }
 
-/// Why an experiment's data cannot be built. Its `Display` is the English the CLI (and the page in
-/// English) writes; the page writes it in its language by variant.
+/// Why an experiment's data cannot be built. Its words are `spotlight-i18n`'s
+/// (`say::data::build_error`, by variant: the page in its language, the CLI in English).
 #[derive(Debug, Clone, PartialEq)]
 pub enum BuildError {
     /// The config does not validate (a canary that is not a drawing is one too).
@@ -51,32 +51,18 @@ pub enum BuildError {
     NoCleanMember,
 }
 
+/// The variant and its values, not a sentence (`NoCleanMember`, `Config(ConfigError { field:
+/// "epochs", .. })`): for the callers whose errors are text (a job's, a benchmark's), which reach
+/// a person only when something is broken.
 impl std::fmt::Display for BuildError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::Config(e) => write!(f, "{e}"),
-            Self::PoolTooLarge { pool, attack, train, dataset } => write!(
-                f,
-                "train_size: {pool} samples{} do not fit in the {train} training images of {dataset}",
-                if *attack { " (members + non-members for the attack)" } else { "" },
-            ),
-            Self::NoOtherDataset => {
-                f.write_str("ood_source: \"other\" needs the other dataset loaded")
-            }
-            Self::OtherSize => {
-                f.write_str("ood_source: the other dataset's images are of another size")
-            }
-            Self::CanarySize { drawing, image } => {
-                write!(f, "canary: a drawing is {drawing} pixels, this dataset's images {image}")
-            }
-            Self::NoCleanMember => f.write_str("canary: no clean member to put it in place of"),
-        }
+        write!(f, "{self:?}")
     }
 }
 
 impl std::error::Error for BuildError {}
 
-/// For the callers whose errors are text (the CLI's, a job's).
+/// For the callers whose errors are text (`jobs::run_job`'s).
 impl From<BuildError> for String {
     fn from(e: BuildError) -> Self {
         e.to_string()

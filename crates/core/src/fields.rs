@@ -127,6 +127,7 @@ const DATASETS: &[&str] = &["mnist", "fashion"];
 const OOD_SOURCES: &[&str] = &["shuffle", "other"];
 const REG_KINDS: &[&str] = &["gamma", "sigma", "hinge", "project"];
 const OPTIMIZERS: &[&str] = &["adam", "sgd"];
+const NORMS: &[&str] = &["none", "batch", "group", "layer"];
 
 /// Every field of [`Config`](crate::config::Config), once, in the struct's order: validation, clamping, the share link (in
 /// this order) and the app's controls (in this order) all read this table; a test checks it against
@@ -134,7 +135,9 @@ const OPTIMIZERS: &[&str] = &["adam", "sgd"];
 pub const FIELDS: &[Field] = &[
     Field { name: "dataset", kind: Kind::Choice(DATASETS) },
     Field { name: "compare", kind: Kind::Bool },
-    Field { name: "batch_norm", kind: Kind::Bool },
+    Field { name: "norm", kind: Kind::Choice(NORMS) },
+    Field { name: "versus", kind: Kind::Choice(NORMS) },
+    Field { name: "groups", kind: Kind::Number(Range::whole(1.0, 16.0, 1.0)) },
     Field { name: "label_noise", kind: Kind::Number(Range::fraction(0.5)) },
     Field { name: "ood_fraction", kind: Kind::Number(Range::fraction(0.5)) },
     Field { name: "ood_source", kind: Kind::Choice(OOD_SOURCES) },
@@ -158,7 +161,8 @@ pub const FIELDS: &[Field] = &[
 
 /// The fields a student needs to ask the page's question, shown first; the others fold under
 /// "Advanced" (a course link can unfold or hide either).
-pub const BASIC: [&str; 5] = ["label_noise", "ood_fraction", "compare", "regularizer", "epochs"];
+pub const BASIC: [&str; 6] =
+    ["label_noise", "ood_fraction", "compare", "versus", "regularizer", "epochs"];
 
 /// A field, by its serde name.
 pub fn field(name: &str) -> Option<&'static Field> {

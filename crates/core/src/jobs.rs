@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 use crate::Config;
 use crate::data::Dataset;
 use crate::experiment::{attack_report, pool_scores, shadow_keep, shadow_trainer};
-use crate::experiment_data::{DeviceData, ExperimentData};
+use crate::experiment_data::{BuildError, DeviceData, ExperimentData};
 use crate::report::{AttackReport, ModelRun, Readout, Report, RunError};
 use crate::train::{TrainError, Trainer};
 
@@ -36,9 +36,17 @@ pub struct Job {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum JobOutput {
-    /// A target model: its measured epochs (or its error), and its scores on every candidate of
-    /// the pool (empty when training failed).
-    Target { run: ModelRun, loss: Vec<f64>, phi: Vec<f64> },
+    /// A target model: its measured epochs (or its error), its scores on every candidate of the
+    /// pool (empty when training failed), and each member's loss and margin at each measured epoch
+    /// ([`Trainer::member_trace`]; empty over [`TRACE_MAX`] values, or when training failed) — the
+    /// attack gives the exposed members theirs.
+    Target {
+        run: ModelRun,
+        loss: Vec<f64>,
+        phi: Vec<f64>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        trace: Vec<Vec<[f32; 2]>>,
+    },
     /// A shadow model: φ of every candidate (`None` if it diverged: the attack leaves it out).
     Shadow { phi: Option<Vec<f64>> },
 }
@@ -168,11 +176,14 @@ pub async fn run_job_with(
             match train_target(&mut t, data, &mut run, &mut on_progress).await {
                 Ok(()) => {
                     let s = pool_scores(t.model(), data, device_data).await?;
-                    JobOutput::Target { run, loss: s.loss, phi: s.phi }
+                    let trace = t.member_trace();
+                    let values: usize = trace.iter().map(Vec::len).sum();
+                    let trace = if values <= TRACE_MAX { trace.to_vec() } else { Vec::new() };
+                    JobOutput::Target { run, loss: s.loss, phi: s.phi, trace }
                 }
                 Err(e) => {
                     run.error = Some(e.into());
-                    JobOutput::Target { run, loss: Vec::new(), phi: Vec::new() }
+                    JobOutput::Target { run, loss: Vec::new(), phi: Vec::new(), trace: Vec::new() }
                 }
             }
         }
@@ -252,6 +263,11 @@ async fn train_shadow(
     Ok(())
 }
 
+/// The most (member, epoch) values a target job keeps of its members' loss and margin (the page's
+/// runs and the mid grid, 3,000 members × 9 epochs, stay under it; the full grid's 30,000 × 21 do
+/// not, and its exposed members come without their history).
+pub const TRACE_MAX: usize = 50_000;
+
 /// The attack on one model from its job's output and the φ its shadow models gave (`None` for one
 /// that diverged; `keep[k]`: shadow `k`'s members). `None` when there is nothing to attack (the
 /// model failed, or the attack is off).
@@ -262,7 +278,7 @@ pub fn attack_of(
     target: &JobOutput,
     shadow_phi: &[Option<Vec<f64>>],
 ) -> Option<Result<AttackReport, RunError>> {
-    let JobOutput::Target { run, loss, phi } = target else {
+    let JobOutput::Target { run, loss, phi, trace } = target else {
         return Some(Err(RunError::Other("not a target model's output".into())));
     };
     if run.error.is_some() || config.shadow_models < 2 {
@@ -273,7 +289,7 @@ pub fn attack_of(
         loss: loss.clone(),
         phi: phi.clone(),
     };
-    Some(attack_report(config, data, &scores, keep, shadow_phi).map_err(RunError::Other))
+    Some(attack_report(config, data, &scores, keep, shadow_phi, trace).map_err(RunError::Other))
 }
 
 /// What a rehearsal did, and the pace it measured.
@@ -371,26 +387,31 @@ pub async fn rehearse(
     Ok(Rehearsal { models: jobs.len(), seconds_per_pass })
 }
 
-/// Why a report could not be assembled.
+/// Why a report could not be assembled. Its words are `spotlight-i18n`'s
+/// (`say::run::assemble_error`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum AssembleError {
     /// These jobs have no result yet.
     Missing(Vec<Job>),
     /// The experiment's data could not be built.
-    Data(String),
+    Data(BuildError),
+    /// The result found for a target model's key is not a target model's.
+    NotATarget { key: String },
 }
 
+/// The variant and its values, not a sentence (`Missing(2 job(s), first KEY)`).
 impl std::fmt::Display for AssembleError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::Missing(jobs) => {
-                write!(f, "{} job(s) have no result yet", jobs.len())?;
+                write!(f, "Missing({} job(s)", jobs.len())?;
                 if let Some(j) = jobs.first() {
-                    write!(f, " (e.g. key {})", j.key())?;
+                    write!(f, ", first {}", j.key())?;
                 }
-                Ok(())
+                f.write_str(")")
             }
-            Self::Data(e) => write!(f, "{e}"),
+            Self::Data(e) => write!(f, "Data({e})"),
+            Self::NotATarget { key } => write!(f, "NotATarget {{ key: {key} }}"),
         }
     }
 }
@@ -408,8 +429,7 @@ pub fn assemble<'a>(
     if !missing.is_empty() {
         return Err(AssembleError::Missing(missing));
     }
-    let data = ExperimentData::build(config, dataset, other)
-        .map_err(|e| AssembleError::Data(e.to_string()))?;
+    let data = ExperimentData::build(config, dataset, other).map_err(AssembleError::Data)?;
     let keep = shadow_keep(config, data.pool.labels.len());
     let variants = config.variants();
     let mut runs = Vec::new();
@@ -419,7 +439,7 @@ pub fn assemble<'a>(
             .expect("checked");
         backend.clone_from(&target.backend);
         let JobOutput::Target { run, .. } = &target.output else {
-            return Err(AssembleError::Data(format!("job {} is not a target", target.key)));
+            return Err(AssembleError::NotATarget { key: target.key.clone() });
         };
         let mut run = run.clone();
         let shadow_phi: Vec<Option<Vec<f64>>> = if run.error.is_none() && config.shadow_models >= 2

@@ -26,8 +26,9 @@ pub const MAX_PAIRS: usize = 64;
 /// `show=`, `tour=` and `lang=` ([`crate::course`]).
 pub const LINK_KEYS: [&str; 7] = ["run", "backend", "bench", "hide", "show", "tour", "lang"];
 
-/// Something in a link that could not be used as it was. Its `Display` is the English the CLI
-/// writes; the page writes it in its language by variant (`spotlight_i18n::say::notice`).
+/// Something in a link that could not be used as it was. Its words are `spotlight-i18n`'s
+/// (`say::notice::link_notice`, by variant: the page in its language, the CLI in English); its
+/// `Display` is only the variant and its values (a developer's log).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Notice {
     /// Not a field of the experiment.
@@ -55,15 +56,6 @@ pub enum TooLong {
     Part { len: usize },
 }
 
-impl fmt::Display for TooLong {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Pairs { max } => write!(f, "everything after the first {max} settings"),
-            Self::Part { len } => write!(f, "a setting of {len} characters"),
-        }
-    }
-}
-
 impl Notice {
     /// The key the notice is about ("link" for a part too long or too many parts, "notices" for
     /// [`Notice::More`]).
@@ -89,23 +81,10 @@ pub fn short(s: &str) -> String {
     out
 }
 
+/// The variant and its values, not a sentence (`UnknownKey { key: "x" }`).
 impl fmt::Display for Notice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::UnknownKey { key } => write!(f, "ignored unknown setting {:?}", short(key)),
-            Self::Invalid { key, value, reason } => {
-                write!(f, "{key}: {:?} is not valid ({reason}); kept the default", short(value))
-            }
-            Self::Clamped { key, value, to } => {
-                write!(f, "{key}: {:?} is out of range; clamped to {to}", short(value))
-            }
-            Self::Repeated { key } => {
-                write!(f, "{} was given more than once; the last value counts", short(key))
-            }
-            Self::TooLong { what } => write!(f, "ignored {what}"),
-            Self::Conflict { key, reason } => write!(f, "{key}: {reason}; kept the default"),
-            Self::More { count } => write!(f, "and {count} more not listed"),
-        }
+        write!(f, "{self:?}")
     }
 }
 
@@ -195,6 +174,12 @@ pub fn parse(query: &str) -> Link {
                 Err(reason) => link.notices.push(Notice::Invalid { key, value, reason }),
             },
             _ => {
+                // An old link's `batch_norm=true|false`: the first model's normalization.
+                let (key, value) = match (key.as_str(), value.as_str()) {
+                    ("batch_norm", "true") => ("norm".to_string(), "batch".to_string()),
+                    ("batch_norm", "false") => ("norm".to_string(), "none".to_string()),
+                    _ => (key, value),
+                };
                 let Some(field) = field(&key) else {
                     link.notices.push(Notice::UnknownKey { key });
                     continue;
@@ -237,6 +222,9 @@ pub fn parse(query: &str) -> Link {
             let d = Config::default();
             match () {
                 _ if c.batch_size > c.train_size => c.batch_size = d.batch_size.min(c.train_size),
+                _ if c.compare && c.norm == c.versus => {
+                    (c.norm, c.versus) = (d.norm, d.versus);
+                }
                 _ => {
                     c.label_noise = d.label_noise;
                     c.ood_fraction = d.ood_fraction;
@@ -290,27 +278,6 @@ pub enum AskWhy {
     Large { cost: Cost, passes: u64, budget: u64, times: f64 },
 }
 
-impl fmt::Display for AskWhy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::ForeignFrame => write!(
-                f,
-                "This page is shown inside another site's page, so its link does not start a run by itself."
-            ),
-            Self::Large { cost, passes, budget, times } => write!(
-                f,
-                "This link asks to start a large run at once: {} epochs × {} samples × {} models = {} sample passes, \
-                 {times:.0}× the default comparison (the most a link starts by itself on this backend is {}).",
-                cost.epochs,
-                cost.samples,
-                cost.models,
-                group(*passes),
-                group(*budget)
-            ),
-        }
-    }
-}
-
 /// Whether a link's `run=1` may start the run by itself: only when its cost is within the
 /// backend's budget, and never inside a frame of another site (which could make a visitor's
 /// machine train without their asking).
@@ -330,42 +297,19 @@ pub fn autorun(link: &Link, gpu: bool, in_foreign_frame: bool) -> AutoRun {
     AutoRun::Ask(AskWhy::Large { cost, passes, budget, times })
 }
 
-/// 1234567 → "1,234,567".
-fn group(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
-
-/// Why [`parse_strict`] refused a link: its first notice, named by its key (a part too long by
-/// what it was). `Display`: "key: the notice".
+/// Why [`parse_strict`] refused a link: its first notice, named by its key ([`Notice::key`]: "link"
+/// for a part too long or too many parts). Its words are `spotlight-i18n`'s
+/// (`say::notice::strict_error`, which names a part too long by what it was).
 #[derive(Clone, Debug, PartialEq)]
 pub struct StrictError {
     pub field: String,
     pub notice: Notice,
 }
 
-impl fmt::Display for StrictError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.field, self.notice)
-    }
-}
-
-impl std::error::Error for StrictError {}
-
 /// Reads a query string strictly: any notice is an error naming its key.
 pub fn parse_strict(query: &str) -> Result<Link, StrictError> {
     let link = parse(query);
     match link.notices.first() {
-        Some(n @ Notice::TooLong { what }) => {
-            Err(StrictError { field: what.to_string(), notice: n.clone() })
-        }
         Some(n) => Err(StrictError { field: n.key().to_string(), notice: n.clone() }),
         None => Ok(link),
     }
@@ -417,7 +361,7 @@ pub fn to_query(config: &Config) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{DatasetName, OptimizerName};
+    use crate::config::{DatasetName, Norm, OptimizerName};
 
     #[test]
     fn a_canary_travels_in_the_link_and_a_bad_one_is_a_notice() {
@@ -438,11 +382,36 @@ mod tests {
             assert!(
                 p.notices
                     .iter()
-                    .any(|n| n.key() == "canary" && n.to_string().contains("not a drawing")),
+                    .any(|n| matches!(n, Notice::Invalid { key, reason: ReadError::NotDrawing(_), .. } if key == "canary")),
                 "{bad}: {:?}",
                 p.notices
             );
         }
+    }
+
+    #[test]
+    fn a_link_picks_the_normalizations_and_old_links_keep_working() {
+        let l = parse("versus=group&groups=3");
+        assert!(l.notices.is_empty(), "{:?}", l.notices);
+        assert_eq!(
+            (l.config.norm, l.config.versus, l.config.groups),
+            (Norm::Batch, Norm::Group, 3)
+        );
+        assert_eq!(parse(&to_query(&l.config)).config, l.config);
+        let old = parse("compare=false&batch_norm=false");
+        assert!(old.notices.is_empty(), "{:?}", old.notices);
+        assert_eq!(old.config.norm, Norm::None);
+        assert_eq!(parse("compare=false&batch_norm=true").config.norm, Norm::Batch);
+        let bad = parse("norm=instance");
+        assert_eq!(bad.config.norm, Norm::Batch);
+        assert_eq!(bad.notices.len(), 1, "{:?}", bad.notices);
+        assert_eq!(bad.notices[0].key(), "norm");
+        let same = parse("norm=layer&versus=layer");
+        assert_eq!((same.config.norm, same.config.versus), (Norm::Batch, Norm::None));
+        assert_eq!(same.notices.len(), 1, "{:?}", same.notices);
+        assert_eq!(same.notices[0].key(), "versus");
+        let single = parse("compare=false&norm=layer&versus=layer");
+        assert!(single.notices.is_empty() && single.config.norm == Norm::Layer);
     }
 
     #[test]
@@ -458,25 +427,17 @@ mod tests {
         // `hide=` on top of `show=`; bad names and steps are notices, the rest is kept.
         let l = parse("show=seed,teach,bogus&hide=teach&tour=7&lang=xx");
         assert!(!l.course.hides("seed") && l.course.hides("teach") && l.course.tour.is_none());
-        let keys: Vec<(&str, String)> =
-            l.notices.iter().map(|n| (n.key(), n.to_string())).collect();
-        assert_eq!(keys.len(), 3, "{keys:?}");
+        let invalid = |key: &str, value: &str, reason| Notice::Invalid {
+            key: key.into(),
+            value: value.into(),
+            reason,
+        };
+        assert_eq!(l.notices.len(), 3, "{:?}", l.notices);
+        assert_eq!(l.notices[0], invalid("show", "bogus", ReadError::NotAPart));
+        assert_eq!(l.notices[1].key(), "tour");
         assert_eq!(
-            keys[0],
-            (
-                "show",
-                "show: \"bogus\" is not valid (not a part of the page); kept the default"
-                    .to_string()
-            )
-        );
-        assert_eq!(keys[1].0, "tour");
-        assert_eq!(
-            keys[2],
-            (
-                "lang",
-                "lang: \"xx\" is not valid (expected one of en, es, pt); kept the default"
-                    .to_string()
-            )
+            l.notices[2],
+            invalid("lang", "xx", ReadError::ExpectedOneOf(vec!["en", "es", "pt"]))
         );
         assert_eq!(l.course.lang, None);
         assert!(parse("").course.is_empty() && !parse("").to_query().contains("hide"));
@@ -509,15 +470,10 @@ mod tests {
         let q: String = (0..40).map(|i| format!("bad{i}=1&")).collect();
         let link = parse(&q);
         assert_eq!(link.notices.len(), MAX_NOTICES);
-        assert_eq!(
-            link.notices.last().unwrap().to_string(),
-            format!("and {} more not listed", 40 - (MAX_NOTICES - 1))
-        );
+        assert_eq!(link.notices.last(), Some(&Notice::More { count: 40 - (MAX_NOTICES - 1) }));
         let long = "k".repeat(150);
-        let link = parse(&format!("{long}=1&{long}=2&backend={long}"));
-        for n in &link.notices {
-            assert!(n.to_string().chars().count() < 150, "{n}");
-        }
+        assert_eq!(short(&long), format!("{}…", "k".repeat(40)));
+        assert_eq!(short("k"), "k");
     }
 
     #[test]
@@ -530,25 +486,21 @@ mod tests {
             "the default comparison runs by itself"
         );
         assert_eq!(autorun(&parse("train_size=300"), false, false), AutoRun::No);
-        assert!(
-            matches!(autorun(&small, false, true), AutoRun::Ask(why) if why.to_string().contains("another site"))
-        );
+        assert_eq!(autorun(&small, false, true), AutoRun::Ask(AskWhy::ForeignFrame));
         let max = parse("run=1&epochs=200&train_size=30000&shadow_models=64");
         assert!(max.notices.is_empty(), "{:?}", max.notices);
         let AutoRun::Ask(why) = autorun(&max, true, false) else {
             panic!("a max-cost link must ask")
         };
-        assert!(
-            why.to_string()
-                .contains("200 epochs × 30000 samples × 130 models = 780,000,000 sample passes"),
-            "{why}"
+        let AskWhy::Large { cost, passes, .. } = why else { panic!("{why:?}") };
+        assert_eq!(
+            (cost.epochs, cost.samples, cost.models, passes),
+            (200, 30000, 130, 780_000_000)
         );
         // Between the budgets: runs by itself on a GPU, asks on the CPU.
         let mid = parse("run=1&epochs=40"); // 5 × the default's epochs: over 4 × its cost, under 20 ×
         assert_eq!(autorun(&mid, true, false), AutoRun::Start);
         assert!(matches!(autorun(&mid, false, false), AutoRun::Ask(_)));
-        assert_eq!(group(1_000), "1,000");
-        assert_eq!(group(999), "999");
     }
 
     #[test]
@@ -575,10 +527,9 @@ mod tests {
         assert_eq!(bad.backend, None);
         assert_eq!(bad.notices.len(), 1);
         assert!(
-            bad.notices[0].to_string().starts_with(
-                "backend: \"tpu\" is not valid (allowed: ndarray, flex, cpu, wgpu, webgpu)"
-            ),
-            "{}",
+            matches!(&bad.notices[0], Notice::Invalid { key, value, reason: ReadError::Allowed(names) }
+                if key == "backend" && value == "tpu" && names.join(", ") == "ndarray, flex, cpu, wgpu, webgpu"),
+            "{:?}",
             bad.notices[0]
         );
         assert!(!parse("bench=0").bench);
@@ -610,10 +561,13 @@ mod tests {
         let link = parse(&format!("epochs={big}"));
         assert!(matches!(link.notices[0], Notice::TooLong { .. }));
         assert_eq!(link.config, d);
-        let strict = parse_strict(&format!("epochs={big}")).unwrap_err().to_string();
+        let strict = parse_strict(&format!("epochs={big}")).unwrap_err();
         assert_eq!(
-            strict, "a setting of 10000007 characters: ignored a setting of 10000007 characters",
-            "the CLI's message as before"
+            strict,
+            StrictError {
+                field: "link".into(),
+                notice: Notice::TooLong { what: TooLong::Part { len: 10_000_007 } }
+            }
         );
         let link = parse("epochs=3&epochs=4");
         assert_eq!(link.config.epochs, 4);

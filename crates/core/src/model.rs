@@ -1,5 +1,6 @@
-//! LeNet-5 with and without BatchNorm, built from a [`LeNetConfig`] whose input shape and class
-//! count come from the data; the γ/σ read-out, and the γ/σ regularizers.
+//! LeNet-5 with BatchNorm, GroupNorm, LayerNorm or no normalization, built from a
+//! [`LeNetConfig`] whose input shape and class count come from the data; the γ/σ read-out, and
+//! the γ/σ regularizers.
 //!
 //! The network (the common modern LeNet-5 variant, ReLU and max-pooling), for C×H×W images and
 //! K classes (MNIST and Fashion-MNIST: 1×28×28, K = 10, so that h = w = 5 and fc1 takes 400):
@@ -10,19 +11,24 @@
 //!       → fc1: FC 16·h·w→120 → [BN] → ReLU → fc2: FC 120→84 → [BN] → ReLU → fc3: FC 84→K
 //! ```
 //!
-//! `conv1` and `conv2` are `ConvBlock`s, `fc1` and `fc2` `DenseBlock`s: a layer and, only in
-//! the BN variant, the BatchNorm after it, four in all (named by [`BN_LAYERS`]); `fc3` is a plain
-//! linear layer. Weights are drawn from Spotlight's own seeded [`Rng`] (PyTorch's default scheme:
+//! `conv1` and `conv2` are `ConvBlock`s, `fc1` and `fc2` `DenseBlock`s: a layer and, in a
+//! normalized variant, the normalization after it ([`Norm`]), four in all (named by
+//! [`BN_LAYERS`]); `fc3` is a plain linear layer. GroupNorm splits a layer's channels into
+//! groups and normalizes each sample's group by its own mean and variance (LayerNorm: one group);
+//! like BN, each channel then has its scale γ and shift β; unlike BN, nothing depends on the rest
+//! of the batch, and inference normalizes the same way (no running statistics). Weights are drawn from Spotlight's own seeded [`Rng`] (PyTorch's default scheme:
 //! U(−1/√fan_in, 1/√fan_in) for weights and biases) in a fixed order — conv1, conv2, fc1, fc2,
-//! fc3, each its weight then its bias; BN layers draw nothing — so that a seed gives the same
-//! initial network on every backend and platform, and the same conv and FC weights with and
-//! without BN.
+//! fc3, each its weight then its bias; normalization layers draw nothing (γ = 1, β = 0) — so
+//! that a seed gives the same initial network on every backend and platform, and the same conv
+//! and FC weights whatever the normalization.
 //!
 //! **γ/σ.** For a BN layer with scale γ_c and batch standard deviation σ_c = √(Var_batch + ε) of
 //! channel c, the paper shows that one (S)GD step's margin growth on an outlier is multiplied by
 //! (γ/σ)². [`LeNet::gamma_sigma_channels`] gives the per-channel |γ_c|/σ_c for any variances: the
 //! trainer reads it with the batch σ of a fixed measurement batch (the paper's σ) and with the
-//! running σ (what inference uses).
+//! running σ (what inference uses). For GroupNorm and LayerNorm σ is each sample's own (per
+//! group): the read-out is |γ_c| times the mean over the batch's samples of 1/σ, and inference
+//! uses the same σ.
 //!
 //! **Regularizers** ([`RegKind`], chosen in `Config::reg_kind`; the reasons for the default are in
 //! `config.rs`):
@@ -41,7 +47,9 @@ use burn::config::Config;
 use burn::module::{Module, Param};
 use burn::nn::conv::{Conv2d, Conv2dConfig};
 use burn::nn::pool::{MaxPool2d, MaxPool2dConfig};
-use burn::nn::{BatchNorm, BatchNormConfig, Linear, LinearConfig, PaddingConfig2d};
+use burn::nn::{
+    BatchNorm, BatchNormConfig, GroupNorm, GroupNormConfig, Linear, LinearConfig, PaddingConfig2d,
+};
 use burn::tensor::activation::relu;
 use burn::tensor::ops::ConvOptions;
 use burn::tensor::{Device, Int, Tensor, TensorData};
@@ -81,11 +89,10 @@ pub enum Mode {
     Eval,
 }
 
-pub use crate::config::RegKind;
+pub use crate::config::{Norm, RegKind};
 
 /// A LeNet-5's shape: its input images and classes, taken from the data (the trainer reads them
-/// off the image tensor it trains on and the dataset's class count), and whether it has
-/// BatchNorm.
+/// off the image tensor it trains on and the dataset's class count), and its normalization.
 #[derive(Config, Debug)]
 pub struct LeNetConfig {
     /// Channels of the input images (1 for MNIST and Fashion-MNIST).
@@ -96,9 +103,13 @@ pub struct LeNetConfig {
     pub width: usize,
     /// Number of classes: the logits per image.
     pub classes: usize,
-    /// A BatchNorm after conv1, conv2, fc1 and fc2.
-    #[config(default = true)]
-    pub batch_norm: bool,
+    /// The normalization after conv1, conv2, fc1 and fc2.
+    #[config(default = "Norm::Batch")]
+    pub norm: Norm,
+    /// GroupNorm's groups a layer (each layer the largest count up to this dividing its
+    /// channels, [`Norm::groups_for`]).
+    #[config(default = 2)]
+    pub groups: usize,
 }
 
 impl LeNetConfig {
@@ -113,8 +124,8 @@ impl LeNetConfig {
     }
 
     /// A freshly initialized LeNet-5 of this shape. The same `seed` gives the same weights on
-    /// every device, and the same conv and FC weights with and without BN (see the module docs
-    /// for the order they are drawn in).
+    /// every device, and the same conv and FC weights whatever the normalization (see the module
+    /// docs for the order they are drawn in).
     ///
     /// # Panics
     ///
@@ -132,25 +143,27 @@ impl LeNetConfig {
                 self.height, self.width
             )
         });
-        let bn = self.batch_norm;
+        let n = (self.norm, self.groups);
         let mut rng = Rng::derive(seed, "init");
         // The fields in drawing order: conv1, conv2, fc1, fc2, fc3.
         LeNet {
-            conv1: ConvBlock::new(&mut rng, [self.channels, CONV1_OUT], CONV1_PADDING, bn, device),
-            conv2: ConvBlock::new(&mut rng, [CONV1_OUT, CONV2_OUT], 0, bn, device),
-            fc1: DenseBlock::new(&mut rng, [flat, FC1_OUT], bn, device),
-            fc2: DenseBlock::new(&mut rng, [FC1_OUT, FC2_OUT], bn, device),
+            conv1: ConvBlock::new(&mut rng, [self.channels, CONV1_OUT], CONV1_PADDING, n, device),
+            conv2: ConvBlock::new(&mut rng, [CONV1_OUT, CONV2_OUT], 0, n, device),
+            fc1: DenseBlock::new(&mut rng, [flat, FC1_OUT], n, device),
+            fc2: DenseBlock::new(&mut rng, [FC1_OUT, FC2_OUT], n, device),
             fc3: linear(&mut rng, FC2_OUT, self.classes, device),
             pool: MaxPool2dConfig::new([POOL, POOL]).init(),
         }
     }
 }
 
-/// A 5×5 convolution, the BatchNorm after it in the BN variant, and the ReLU.
+/// A 5×5 convolution, the normalization after it (BatchNorm or GroupNorm, at most one), and the
+/// ReLU.
 #[derive(Module, Debug)]
 struct ConvBlock {
     conv: Conv2d,
     bn: Option<BatchNorm>,
+    gn: Option<GroupNorm>,
 }
 
 impl ConvBlock {
@@ -159,11 +172,12 @@ impl ConvBlock {
         rng: &mut Rng,
         channels: [usize; 2],
         padding: usize,
-        batch_norm: bool,
+        norm: (Norm, usize),
         device: &Device,
     ) -> Self {
         let [cin, cout] = channels;
-        Self { conv: conv(rng, cin, cout, padding, device), bn: bn(batch_norm, cout, device) }
+        let (bn, gn) = norm_layer(norm, cout, device);
+        Self { conv: conv(rng, cin, cout, padding, device), bn, gn }
     }
 
     fn forward(&self, x: Tensor<4>, mode: Mode, stats: &mut BnStats<'_>) -> Tensor<4> {
@@ -181,10 +195,10 @@ impl ConvBlock {
             c.groups,
         );
         let y = conv2d(x, c.weight.val(), options);
-        match (&c.bias, &self.bn) {
-            // Without BN, the bias and the ReLU in one kernel (burn's ops off burn-flex).
-            (Some(b), None) => bias_relu(y, b.val()),
-            (bias, bn) => {
+        match (&c.bias, &self.bn, &self.gn) {
+            // Without normalization, the bias and the ReLU in one kernel (burn's ops off burn-flex).
+            (Some(b), None, None) => bias_relu(y, b.val()),
+            (bias, bn, gn) => {
                 let y = match bias {
                     Some(b) => {
                         let channels = b.dims()[0];
@@ -192,7 +206,7 @@ impl ConvBlock {
                     }
                     None => y,
                 };
-                norm_relu(bn, y, mode, stats)
+                norm_relu(bn, gn, y, mode, stats)
             }
         }
     }
@@ -209,30 +223,32 @@ fn conv2d(x: Tensor<4>, weight: Tensor<4>, options: ConvOptions<2>) -> Tensor<4>
     burn::tensor::module::conv2d(x, weight, None, options)
 }
 
-/// A linear layer, the BatchNorm after it in the BN variant, and the ReLU.
+/// A linear layer, the normalization after it (BatchNorm or GroupNorm, at most one), and the ReLU.
 #[derive(Module, Debug)]
 struct DenseBlock {
     linear: Linear,
     bn: Option<BatchNorm>,
+    gn: Option<GroupNorm>,
 }
 
 impl DenseBlock {
     /// Features in and out; the layer's weights and bias are drawn from `rng`.
-    fn new(rng: &mut Rng, features: [usize; 2], batch_norm: bool, device: &Device) -> Self {
+    fn new(rng: &mut Rng, features: [usize; 2], norm: (Norm, usize), device: &Device) -> Self {
         let [din, dout] = features;
-        Self { linear: linear(rng, din, dout, device), bn: bn(batch_norm, dout, device) }
+        let (bn, gn) = norm_layer(norm, dout, device);
+        Self { linear: linear(rng, din, dout, device), bn, gn }
     }
 
     fn forward(&self, x: Tensor<2>, mode: Mode, stats: &mut BnStats<'_>) -> Tensor<2> {
-        match (&self.linear.bias, &self.bn) {
-            // Without BN: burn's `Linear` (x·W + b) with the bias and the ReLU in one kernel.
-            (Some(b), None) => bias_relu(x.matmul(self.linear.weight.val()), b.val()),
-            _ => norm_relu(&self.bn, self.linear.forward(x), mode, stats),
+        match (&self.linear.bias, &self.bn, &self.gn) {
+            // Without normalization: burn's `Linear` (x·W + b), the bias and the ReLU in one kernel.
+            (Some(b), None, None) => bias_relu(x.matmul(self.linear.weight.val()), b.val()),
+            _ => norm_relu(&self.bn, &self.gn, self.linear.forward(x), mode, stats),
         }
     }
 }
 
-/// LeNet-5, optionally with BatchNorm; built by [`LeNetConfig::init`].
+/// LeNet-5 with its normalization; built by [`LeNetConfig::init`].
 #[derive(Module, Debug)]
 pub struct LeNet {
     conv1: ConvBlock,
@@ -252,6 +268,11 @@ pub struct Forward {
     /// Per BN layer, the batch variance with its gradient tracked (only when asked for, see
     /// [`LeNet::forward_tracked`]).
     pub tracked_var: Vec<Tensor<1>>,
+    /// Per normalization layer (train and probe modes), per channel, the mean over the batch's
+    /// samples of 1/σ, σ = √(var + ε) what divided the channel: BN's batch σ (the same for every
+    /// sample), GroupNorm's and LayerNorm's each sample's own; detached. [`LeNet::gamma_sigma`]
+    /// reads it.
+    pub inv_sigma: Vec<Tensor<1>>,
 }
 
 fn uniform(rng: &mut Rng, n: usize, bound: f64) -> Vec<f32> {
@@ -283,14 +304,95 @@ fn linear(rng: &mut Rng, din: usize, dout: usize, device: &Device) -> Linear {
     l
 }
 
-fn bn(with: bool, channels: usize, device: &Device) -> Option<BatchNorm> {
-    with.then(|| BatchNormConfig::new(channels).with_epsilon(BN_EPSILON).init(device))
+/// The normalization layer of `channels` channels a block has: BatchNorm, GroupNorm (LayerNorm:
+/// one group), or none; ε is [`BN_EPSILON`] for each.
+fn norm_layer(
+    (norm, groups): (Norm, usize),
+    channels: usize,
+    device: &Device,
+) -> (Option<BatchNorm>, Option<GroupNorm>) {
+    match norm {
+        Norm::None => (None, None),
+        Norm::Batch => {
+            (Some(BatchNormConfig::new(channels).with_epsilon(BN_EPSILON).init(device)), None)
+        }
+        Norm::Group | Norm::Layer => {
+            let g = norm.groups_for(groups, channels);
+            (None, Some(GroupNormConfig::new(g, channels).with_epsilon(BN_EPSILON).init(device)))
+        }
+    }
 }
 
-/// What a BN layer hands back besides its output.
+/// What a normalization layer hands back besides its output.
 struct BnStats<'a> {
     vars: &'a mut Vec<Tensor<1>>,
     tracked: Option<&'a mut Vec<Tensor<1>>>,
+    inv_sigma: &'a mut Vec<Tensor<1>>,
+}
+
+/// GroupNorm on each sample's statistics: for `[batch, channels, …]` and `groups` dividing the
+/// channels, each sample's group of channels normalized by its own mean and biased variance, then
+/// scaled by γ and shifted by β per channel (burn's `GroupNorm`, the tests check); also the mean
+/// and variance, `[batch, groups]`.
+pub fn group_norm_train<const D: usize>(
+    x: Tensor<D>,
+    gamma: Tensor<1>,
+    beta: Tensor<1>,
+    groups: usize,
+    epsilon: f64,
+) -> (Tensor<D>, Tensor<2>, Tensor<2>) {
+    let dims = x.dims();
+    let (b, c) = (dims[0], dims[1]);
+    let rest: usize = dims[2..].iter().product();
+    let per_group = c / groups * rest;
+    let grouped: Tensor<3> = x.reshape([b, groups, per_group]);
+    let mean = grouped.clone().sum_dim(2).div_scalar(per_group as f64);
+    let centred = grouped.sub(mean.clone());
+    let var = centred.clone().square().sum_dim(2).div_scalar(per_group as f64);
+    let normed: Tensor<3> =
+        centred.div(var.clone().add_scalar(epsilon).sqrt()).reshape([b, c, rest]);
+    let out = normed.mul(gamma.reshape([1, c, 1])).add(beta.reshape([1, c, 1]));
+    (out.reshape(dims), mean.reshape([b, groups]), var.reshape([b, groups]))
+}
+
+/// GroupNorm (see [`group_norm_train`]) and the ReLU after it, in one kernel on burn-flex (not with
+/// the gradient tracked through σ, which only BN's regularizers ask for); in train and probe modes
+/// also each channel's mean 1/σ over the batch's samples (for γ/σ). Inference normalizes alike.
+fn gn_relu<const D: usize>(
+    gn: &GroupNorm,
+    x: Tensor<D>,
+    mode: Mode,
+    stats: &mut BnStats<'_>,
+) -> Tensor<D> {
+    let (Some(gamma), Some(beta)) = (&gn.gamma, &gn.beta) else {
+        unreachable!("`norm_layer` builds GroupNorm with γ and β")
+    };
+    let (g, c) = (gn.num_groups, gn.num_channels);
+    let fused: Option<(Tensor<D>, Tensor<2>)> = {
+        #[cfg(feature = "flex")]
+        {
+            crate::kernels::group_norm_train(
+                x.clone(),
+                gamma.val(),
+                beta.val(),
+                g,
+                gn.epsilon,
+                true,
+            )
+            .map(|(out, _, var)| (out, var))
+        }
+        #[cfg(not(feature = "flex"))]
+        None
+    };
+    let (out, var) = fused.unwrap_or_else(|| {
+        let (out, _, var) = group_norm_train(x, gamma.val(), beta.val(), g, gn.epsilon);
+        (relu(out), var)
+    });
+    if mode != Mode::Eval {
+        let inv: Tensor<2> = var.detach().add_scalar(gn.epsilon).sqrt().recip().mean_dim(0);
+        stats.inv_sigma.push(inv.reshape([g, 1]).repeat_dim(1, c / g).reshape([c]));
+    }
+    out
 }
 
 /// The batch mean and biased batch variance per channel of `[batch, channels, …]` (gradients
@@ -367,6 +469,7 @@ fn bn_relu<const D: usize>(
     if let Some(t) = stats.tracked.as_deref_mut() {
         t.push(variance.clone());
     }
+    stats.inv_sigma.push(variance.clone().detach().add_scalar(bn.epsilon).sqrt().recip());
     if mode == Mode::Train {
         let m = bn.momentum;
         let rm = bn.running_mean.value_sync();
@@ -389,6 +492,18 @@ impl LeNet {
     /// Whether the model has BatchNorm layers.
     pub fn has_bn(&self) -> bool {
         self.conv1.bn.is_some()
+    }
+
+    /// Whether the model has normalization layers (BatchNorm, GroupNorm or LayerNorm).
+    pub fn has_norm(&self) -> bool {
+        self.conv1.bn.is_some() || self.conv1.gn.is_some()
+    }
+
+    /// The scales γ of the normalization layers, in the order of [`BN_LAYERS`] (empty without).
+    pub fn norm_gammas(&self) -> Vec<&Param<Tensor<1>>> {
+        let gn = [&self.conv1.gn, &self.conv2.gn, &self.fc1.gn, &self.fc2.gn];
+        let gn = gn.into_iter().flatten().filter_map(|g| g.gamma.as_ref());
+        self.bn_layers().into_iter().map(|bn| &bn.gamma).chain(gn).collect()
     }
 
     /// The BN slots of the four blocks, in the order of [`BN_LAYERS`].
@@ -425,13 +540,18 @@ impl LeNet {
     fn forward_with(&self, x: Tensor<4>, mode: Mode, track: bool) -> Forward {
         let mut vars = Vec::new();
         let mut tracked = Vec::new();
-        let mut stats = BnStats { vars: &mut vars, tracked: track.then_some(&mut tracked) };
+        let mut inv_sigma = Vec::new();
+        let mut stats = BnStats {
+            vars: &mut vars,
+            tracked: track.then_some(&mut tracked),
+            inv_sigma: &mut inv_sigma,
+        };
         let x = self.pool(self.conv1.forward(x, mode, &mut stats));
         let x = self.pool(self.conv2.forward(x, mode, &mut stats));
         let x: Tensor<2> = x.flatten(1, 3);
         let x = self.fc1.forward(x, mode, &mut stats);
         let x = self.fc2.forward(x, mode, &mut stats);
-        Forward { logits: self.fc3.forward(x), batch_var: vars, tracked_var: tracked }
+        Forward { logits: self.fc3.forward(x), batch_var: vars, tracked_var: tracked, inv_sigma }
     }
 
     /// The regularizer's penalty (without λ) from a train-mode forward pass's variances: `None`
@@ -486,49 +606,53 @@ impl LeNet {
         self
     }
 
-    /// Per BN layer, mean_c |γ_c| / √(var_c + ε) for the given variances (detached).
-    pub fn gamma_sigma(&self, vars: &[Tensor<1>]) -> Vec<Tensor<1>> {
-        self.gamma_sigma_channels(vars).into_iter().map(|r| r.mean()).collect()
+    /// Per normalization layer, mean_c |γ_c|/σ_c for a forward pass's [`Forward::inv_sigma`] (or
+    /// [`running_inv_sigma`](Self::running_inv_sigma)), detached.
+    pub fn gamma_sigma(&self, inv_sigma: &[Tensor<1>]) -> Vec<Tensor<1>> {
+        self.gamma_sigma_channels(inv_sigma).into_iter().map(|r| r.mean()).collect()
     }
 
-    /// Per BN layer, the per-channel |γ_c| / √(var_c + ε) for the given variances (detached).
-    pub fn gamma_sigma_channels(&self, vars: &[Tensor<1>]) -> Vec<Tensor<1>> {
-        self.bn_layers()
+    /// Per normalization layer, the per-channel |γ_c|/σ_c: |γ_c| times `inv_sigma`'s 1/σ_c
+    /// (detached).
+    pub fn gamma_sigma_channels(&self, inv_sigma: &[Tensor<1>]) -> Vec<Tensor<1>> {
+        self.norm_gammas()
             .into_iter()
-            .zip(vars)
-            .map(|(bn, var)| {
-                let device = var.device();
-                bn.gamma
-                    .val()
-                    .detach()
-                    .to_device(&device)
-                    .abs()
-                    .div(var.clone().add_scalar(bn.epsilon).sqrt())
+            .zip(inv_sigma)
+            .map(|(gamma, inv)| {
+                gamma.val().detach().to_device(&inv.device()).abs().mul(inv.clone())
             })
             .collect()
     }
 
-    /// The running variances of the BN layers.
-    pub fn running_vars(&self) -> Vec<Tensor<1>> {
-        self.bn_layers().into_iter().map(|bn| bn.running_var.value()).collect()
+    /// Per BN layer, 1/σ_c of its running variance (what inference divides by); `None` for
+    /// GroupNorm and LayerNorm, whose inference uses each sample's own σ as training does.
+    pub fn running_inv_sigma(&self) -> Option<Vec<Tensor<1>>> {
+        self.has_bn().then(|| {
+            self.bn_layers()
+                .into_iter()
+                .map(|bn| bn.running_var.value().add_scalar(bn.epsilon).sqrt().recip())
+                .collect()
+        })
     }
 
-    /// The BN scales γ, per layer (detached).
+    /// The normalization layers' scales γ, per layer (detached).
     pub fn gammas(&self) -> Vec<Tensor<1>> {
-        self.bn_layers().into_iter().map(|bn| bn.gamma.val().detach()).collect()
+        self.norm_gammas().into_iter().map(|g| g.val().detach()).collect()
     }
 }
 
-/// A BN layer if the model has it (else the identity), then the ReLU.
+/// The block's normalization layer if it has one (else the identity), then the ReLU.
 fn norm_relu<const D: usize>(
     bn: &Option<BatchNorm>,
+    gn: &Option<GroupNorm>,
     x: Tensor<D>,
     mode: Mode,
     stats: &mut BnStats<'_>,
 ) -> Tensor<D> {
-    match bn {
-        Some(bn) => bn_relu(bn, x, mode, stats),
-        None => relu(x),
+    match (bn, gn) {
+        (Some(bn), _) => bn_relu(bn, x, mode, stats),
+        (None, Some(gn)) => gn_relu(gn, x, mode, stats),
+        (None, None) => relu(x),
     }
 }
 
@@ -596,15 +720,20 @@ mod tests {
     #[test]
     fn the_shape_comes_from_the_config() {
         let device = device();
-        for bn in [true, false] {
-            let model = LeNetConfig::new(3, 32, 24, 7).with_batch_norm(bn).init(1, &device);
+        for norm in Norm::ALL {
+            let model = LeNetConfig::new(3, 32, 24, 7).with_norm(norm).init(1, &device);
+            let bn = norm == Norm::Batch;
             assert_eq!(model.has_bn(), bn);
+            assert_eq!(model.has_norm(), norm != Norm::None);
             assert_eq!(model.bn_layers().len(), if bn { BN_LAYERS.len() } else { 0 });
+            assert_eq!(model.norm_gammas().len(), if model.has_norm() { 4 } else { 0 });
             let out = model.forward(Tensor::zeros([4, 3, 32, 24], &device), Mode::Train);
             assert_eq!(out.logits.dims(), [4, 7]);
             assert_eq!(out.batch_var.len(), model.bn_layers().len());
-            let widths: Vec<usize> = out.batch_var.iter().map(|v| v.dims()[0]).collect();
-            assert_eq!(widths, if bn { vec![6, 16, 120, 84] } else { vec![] });
+            let widths: Vec<usize> = out.inv_sigma.iter().map(|v| v.dims()[0]).collect();
+            let all = if model.has_norm() { vec![6, 16, 120, 84] } else { vec![] };
+            assert_eq!(widths, all);
+            assert_eq!(model.gamma_sigma(&out.inv_sigma).len(), all.len());
         }
     }
 
@@ -616,8 +745,10 @@ mod tests {
         assert_eq!(a, params(&config.init(5, &device)));
         assert_ne!(a, params(&config.init(6, &device)));
         // BN layers draw nothing: the plain model's tensors are the BN model's without each BN
-        // layer's γ, β, running mean and running variance.
-        let plain = params(&config.clone().with_batch_norm(false).init(5, &device));
+        // layer's γ, β, running mean and running variance; GroupNorm's γ and β alike.
+        let plain = params(&config.clone().with_norm(Norm::None).init(5, &device));
+        let gn = params(&config.clone().with_norm(Norm::Group).init(5, &device));
+        let gn_params = [6, 16, 120, 84].map(|c| 2 * c);
         let bn_params = [6, 16, 120, 84].map(|c| 4 * c);
         let layer_sizes = [6 * 25 + 6, 16 * 6 * 25 + 16, 400 * 120 + 120, 120 * 84 + 84];
         let mut at = 0;
@@ -628,6 +759,13 @@ mod tests {
         }
         without_bn.extend_from_slice(&a[at..]);
         assert_eq!(without_bn, plain);
+        let (mut at, mut without_gn) = (0, Vec::new());
+        for (layer, norm) in layer_sizes.into_iter().zip(gn_params) {
+            without_gn.extend_from_slice(&gn[at..at + layer]);
+            at += layer + norm;
+        }
+        without_gn.extend_from_slice(&gn[at..]);
+        assert_eq!(without_gn, plain);
         assert_eq!(plain.len(), layer_sizes.iter().sum::<usize>() + 84 * 10 + 10);
     }
 
@@ -693,6 +831,76 @@ mod tests {
         check([8, 7], &device);
     }
 
+    /// Our group norm (and through the model's blocks, on burn-flex, Spotlight's kernel) is burn's
+    /// `GroupNorm`: the same output and the same gradients for x, γ and β, for conv and dense
+    /// inputs and several group counts (one: LayerNorm); its σ read-out is each sample's own.
+    #[test]
+    fn group_norm_is_burns() {
+        use burn::tensor::Distribution;
+        let device = device().autodiff();
+        fn check<const D: usize>(shape: [usize; D], groups: usize, device: &Device) {
+            let c = shape[1];
+            let x = Tensor::<D>::random(shape, Distribution::Normal(0.5, 2.0), device);
+            let g = Tensor::<D>::random(shape, Distribution::Normal(0.0, 1.0), device);
+            let mut module = GroupNormConfig::new(groups, c).with_epsilon(BN_EPSILON).init(device);
+            let gamma = Tensor::<1>::random([c], Distribution::Uniform(0.5, 1.5), device);
+            let beta = Tensor::<1>::random([c], Distribution::Normal(0.0, 1.0), device);
+            module.gamma = Some(Param::from_tensor(gamma));
+            module.beta = Some(Param::from_tensor(beta));
+            let (gm, bm) = (module.gamma.as_ref().unwrap(), module.beta.as_ref().unwrap());
+            // Ours by burn ops, ours through the block's path (the kernel on burn-flex, with the
+            // ReLU), and burn's module (the ReLU after it for the second).
+            let run = |way: usize| {
+                let xi = x.clone().require_grad();
+                let out = match way {
+                    0 => group_norm_train(xi.clone(), gm.val(), bm.val(), groups, BN_EPSILON).0,
+                    1 => {
+                        let (mut vars, mut inv) = (Vec::new(), Vec::new());
+                        let mut stats =
+                            BnStats { vars: &mut vars, tracked: None, inv_sigma: &mut inv };
+                        let out = gn_relu(&module, xi.clone(), Mode::Train, &mut stats);
+                        assert_eq!(inv.len(), 1);
+                        out
+                    }
+                    2 => module.forward(xi.clone()),
+                    _ => relu(module.forward(xi.clone())),
+                };
+                let grads = out.clone().mul(g.clone()).sum().backward();
+                let gx = flat(xi.grad(&grads).unwrap());
+                [flat(out).inner(), gx, gm.grad(&grads).unwrap(), bm.grad(&grads).unwrap()]
+            };
+            for (ours, theirs) in [(0, 2), (1, 3)] {
+                let (a, b) = (run(ours), run(theirs));
+                for (name, (a, b)) in ["output", "dx", "dγ", "dβ"].iter().zip(a.iter().zip(&b)) {
+                    close(a, b, &format!("{shape:?} groups {groups} way {ours} {name}"));
+                }
+            }
+        }
+        for groups in [1, 2, 3, 6] {
+            check([8, 6, 5, 4], groups, &device);
+        }
+        check([8, 12], 1, &device);
+        check([8, 12], 4, &device);
+    }
+
+    /// γ/σ with GroupNorm is |γ_c| times the mean over samples of 1/σ of each sample's group.
+    #[test]
+    fn group_norm_sigma_is_each_samples_own() {
+        let device = device();
+        // Two samples, one group of two channels of 2 values: σ² of sample 0 is 1, of sample 1 4.
+        let x = Tensor::<3>::from_data(
+            TensorData::new(vec![-1.0f32, 1.0, -1.0, 1.0, -2.0, 2.0, -2.0, 2.0], [2, 2, 2]),
+            &device,
+        );
+        let mut module = GroupNormConfig::new(1, 2).with_epsilon(0.0).init(&device);
+        module.epsilon = 0.0;
+        let (mut vars, mut inv) = (Vec::new(), Vec::new());
+        let mut stats = BnStats { vars: &mut vars, tracked: None, inv_sigma: &mut inv };
+        gn_relu(&module, x, Mode::Probe, &mut stats);
+        let got = inv[0].clone().into_data().convert::<f32>().try_into_vec::<f32>().unwrap();
+        assert_eq!(got, vec![0.75, 0.75], "mean of 1/1 and 1/2");
+    }
+
     /// A conv block's bias added after the convolution is burn's `Conv2d` with its bias: the same
     /// output and gradients.
     #[test]
@@ -700,11 +908,11 @@ mod tests {
         use burn::tensor::Distribution;
         let device = device().autodiff();
         let mut rng = Rng::derive(3, "test");
-        let block = ConvBlock::new(&mut rng, [2, 3], 2, false, &device);
+        let block = ConvBlock::new(&mut rng, [2, 3], 2, (Norm::None, 0), &device);
         let x = Tensor::<4>::random([4, 2, 9, 9], Distribution::Normal(0.0, 1.0), &device);
-        let mut vars = Vec::new();
-        let ours =
-            block.forward(x.clone(), Mode::Train, &mut BnStats { vars: &mut vars, tracked: None });
+        let (mut vars, mut inv_sigma) = (Vec::new(), Vec::new());
+        let mut stats = BnStats { vars: &mut vars, tracked: None, inv_sigma: &mut inv_sigma };
+        let ours = block.forward(x.clone(), Mode::Train, &mut stats);
         let theirs = relu(block.conv.forward(x));
         let (ga, gb) = (ours.clone().sum().backward(), theirs.clone().sum().backward());
         close(&flat(ours).inner(), &flat(theirs).inner(), "output");

@@ -1,7 +1,7 @@
 //! The paper's directions, checked on our own runs: the grid (BN vs no-BN × label noise
 //! {0, 1 %, 5 %} and 5 % OOD images, all with LiRA; an SGD arm at 0 and 5 % for the mechanism; at
-//! 5 % the BN model with the γ/σ regularizer at several strengths) over several seeds, and the
-//! claims, each decided with a margin.
+//! 5 % the BN model with the γ/σ regularizer at several strengths; and our question, a GroupNorm
+//! model at each noise level) over several seeds, and the claims, each decided with a margin.
 //!
 //! Each claim is a function from one seed's reports to named numbers ([`Numbers`]) and the
 //! numbers it is decided on ([`Claim::tests`]: "this number is above that bar"). A test **holds**
@@ -15,7 +15,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::{Config, DatasetName, OptimizerName, Variant};
+use crate::config::{Config, DatasetName, Norm, OptimizerName, Variant};
 use crate::report::{EpochRecord, ModelRun, Report};
 
 /// Label-noise levels of the grid.
@@ -109,7 +109,9 @@ impl Size {
 
 /// The grid's experiments for each seed: per noise level the BN / no-BN comparison (Adam), the
 /// OOD arm, the SGD arm (0 and 5 %, no attack: it is there for the mechanism), then at
-/// [`REG_NOISE`] the BN model with the default regularizer at each of [`REG_LAMBDAS`].
+/// [`REG_NOISE`] the BN model with the default regularizer at each of [`REG_LAMBDAS`], then per
+/// noise level a GroupNorm model alone (Adam, with LiRA; the default groups): the same seed, so
+/// the same data, initial weights and order as the comparison's.
 pub fn grid(size: Size, seeds: &[u64]) -> Vec<Config> {
     let base = size.base();
     let mut out = Vec::new();
@@ -138,11 +140,14 @@ pub fn grid(size: Size, seeds: &[u64]) -> Vec<Config> {
             out.push(Config {
                 label_noise: REG_NOISE,
                 compare: false,
-                batch_norm: true,
+                norm: Norm::Batch,
                 regularizer: true,
                 reg_strength: lambda,
                 ..c.clone()
             });
+        }
+        for noise in NOISE_LEVELS {
+            out.push(Config { label_noise: noise, compare: false, norm: Norm::Group, ..c.clone() });
         }
     }
     out
@@ -191,19 +196,43 @@ fn find<'a>(
     bn: bool,
     lambda: Option<f64>,
 ) -> Option<&'a ModelRun> {
+    match lambda {
+        None => find_model(reports, arm, Variant::unregularized(bn)),
+        Some(_) => find_at(reports, arm, lambda).filter(|_| bn),
+    }
+}
+
+/// The run of model `variant` (no regularizer) of an arm; `None` if missing or failed.
+fn find_model<'a>(reports: &[&'a Report], arm: Arm, variant: Variant) -> Option<&'a ModelRun> {
+    runs_of(reports, arm, None).find_map(|r| r.run(variant)).filter(|run| ok(run))
+}
+
+/// The BN model with the regularizer at λ of an arm.
+fn find_at<'a>(reports: &[&'a Report], arm: Arm, lambda: Option<f64>) -> Option<&'a ModelRun> {
+    runs_of(reports, arm, lambda).find_map(|r| r.run(Variant::BnReg)).filter(|run| ok(run))
+}
+
+fn ok(run: &ModelRun) -> bool {
+    run.error.is_none() && run.last().is_some()
+}
+
+/// The reports of an arm, without regularizer (or with it at λ).
+fn runs_of<'a, 'r>(
+    reports: &'r [&'a Report],
+    arm: Arm,
+    lambda: Option<f64>,
+) -> impl Iterator<Item = &'a Report> + 'r {
     reports
         .iter()
-        .filter(|r| same(r.config.label_noise, arm.noise) && same(r.config.ood_fraction, arm.ood))
-        .filter(|r| (r.config.optimizer == OptimizerName::Sgd) == arm.sgd)
-        .filter(|r| match lambda {
+        .filter(move |r| {
+            same(r.config.label_noise, arm.noise) && same(r.config.ood_fraction, arm.ood)
+        })
+        .filter(move |r| (r.config.optimizer == OptimizerName::Sgd) == arm.sgd)
+        .filter(move |r| match lambda {
             None => !r.config.regularizer,
             Some(l) => r.config.regularizer && same(r.config.reg_strength, l),
         })
-        .find_map(|r| match lambda {
-            None => r.run(Variant::unregularized(bn)),
-            Some(_) => r.run(Variant::BnReg).filter(|_| bn),
-        })
-        .filter(|run| run.error.is_none() && run.last().is_some())
+        .copied()
 }
 
 fn flipped_members(reports: &[&Report], noise: f64) -> usize {
@@ -457,6 +486,48 @@ fn numbers_e(r: &[&Report]) -> Option<Numbers> {
     Some(out)
 }
 
+/// GroupNorm against `other` (BN or no normalization), Adam, at 1 % and 5 % flipped: the mean
+/// accuracy on the flipped members over the epochs and LiRA's AUC at the end (also on clean
+/// data), as `first − second` in points with `gn_first` saying which comes first.
+fn gn_numbers(r: &[&Report], other: Variant, gn_first: bool) -> Option<Numbers> {
+    let name = if other == Variant::Bn { "BN" } else { "no-BN" };
+    let pair = if gn_first { format!("GN − {name}") } else { format!("{name} − GN") };
+    let sign = if gn_first { 1.0 } else { -1.0 };
+    let mut out = Vec::new();
+    for noise in [0.01, 0.05] {
+        let arm = adam(noise);
+        if flipped_members(r, noise) < MIN_FLIPPED {
+            continue;
+        }
+        let (Some(g), Some(o)) = (find_model(r, arm, Variant::Gn), find_model(r, arm, other))
+        else {
+            continue;
+        };
+        if let (Some(mg), Some(mo)) = (mean_outlier_acc(arm, g), mean_outlier_acc(arm, o)) {
+            let tag = format!("{:.0}%", 100.0 * noise);
+            out.push((format!("GN flipped {tag} (%)"), 100.0 * mg));
+            out.push((format!("Δ flipped {tag} {pair} (pts)"), sign * 100.0 * (mg - mo)));
+        }
+    }
+    for (noise, tag) in [(0.0, "0%"), (0.05, "5%")] {
+        let arm = adam(noise);
+        let auc = |v| find_model(r, arm, v)?.attack.as_ref().map(|a| a.lira_online.auc);
+        if let (Some(g), Some(o)) = (auc(Variant::Gn), auc(other)) {
+            out.push((format!("GN AUC {tag}"), g));
+            out.push((format!("Δ AUC {tag} {pair} (pts)"), sign * 100.0 * (g - o)));
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+fn numbers_i(r: &[&Report]) -> Option<Numbers> {
+    gn_numbers(r, Variant::Bn, false)
+}
+
+fn numbers_j(r: &[&Report]) -> Option<Numbers> {
+    gn_numbers(r, Variant::Plain, true)
+}
+
 /// The claims, in the table's order.
 pub fn claims_list() -> Vec<Claim> {
     vec![
@@ -488,6 +559,16 @@ pub fn claims_list() -> Vec<Claim> {
             id: 'c',
             numbers: numbers_c,
             tests: &[("Δ AUC 0% (pts)", 0.0), ("Δ AUC 1% (pts)", 3.0), ("Δ AUC 5% (pts)", 4.0)],
+        },
+        Claim {
+            id: 'i',
+            numbers: numbers_i,
+            tests: &[("Δ flipped 5% BN − GN (pts)", 0.0), ("Δ AUC 5% BN − GN (pts)", 0.0)],
+        },
+        Claim {
+            id: 'j',
+            numbers: numbers_j,
+            tests: &[("Δ flipped 5% GN − no-BN (pts)", 0.0), ("Δ AUC 5% GN − no-BN (pts)", 0.0)],
         },
         Claim {
             id: 'd',
@@ -602,6 +683,10 @@ pub struct TradeoffPoint {
 pub struct LensCurves {
     pub noise: f64,
     pub batch_norm: bool,
+    /// Which model (absent in tables written before the GroupNorm arm: BN or no-BN by
+    /// `batch_norm`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<Variant>,
     /// Accuracy on flipped members, %.
     pub flipped_acc: Vec<f64>,
     pub test_acc: Vec<f64>,
@@ -644,9 +729,9 @@ fn per_epoch(runs: &[&ModelRun], f: impl Fn(&EpochRecord) -> Option<f64>) -> Vec
 pub fn curves(by_seed: &[Vec<&Report>]) -> Vec<LensCurves> {
     let mut out = Vec::new();
     for noise in NOISE_LEVELS {
-        for bn in [true, false] {
+        for variant in [Variant::Bn, Variant::Plain, Variant::Gn] {
             let runs: Vec<&ModelRun> =
-                by_seed.iter().filter_map(|r| find(r, adam(noise), bn, None)).collect();
+                by_seed.iter().filter_map(|r| find_model(r, adam(noise), variant)).collect();
             if runs.is_empty() {
                 continue;
             }
@@ -659,7 +744,8 @@ pub fn curves(by_seed: &[Vec<&Report>]) -> Vec<LensCurves> {
             };
             out.push(LensCurves {
                 noise,
-                batch_norm: bn,
+                batch_norm: variant.batch_norm(),
+                variant: Some(variant),
                 flipped_acc: per_epoch(&runs, |e| e.acc_flipped.map(|a| 100.0 * a)),
                 test_acc: per_epoch(&runs, |e| Some(100.0 * e.acc_test)),
                 influence_noisy: per_epoch(&runs, |e| influence(e, true)),
@@ -942,10 +1028,48 @@ mod tests {
         assert_eq!(p(&[], &[2.0]), None);
     }
 
+    /// The GroupNorm claims read the GroupNorm arm's run against the comparison's BN and no-BN
+    /// runs of the same noise: (i) BN − GN, (j) GN − no-BN.
+    #[test]
+    fn the_groupnorm_claims_read_the_arm_against_the_comparison() {
+        let at = |noise: f64, compare: bool, runs: Vec<ModelRun>| Report {
+            config: Config {
+                label_noise: noise,
+                compare,
+                norm: if compare { Norm::Batch } else { Norm::Group },
+                train_size: 3000,
+                ..Config::default()
+            },
+            backend: String::new(),
+            runs,
+        };
+        let with = |v: Variant, flipped: f64| ModelRun {
+            variant: Some(v),
+            ..run_of(&[(0.5, 0.0), (0.9, flipped)])
+        };
+        let reports = [
+            at(0.05, true, vec![with(Variant::Bn, 0.6), with(Variant::Plain, 0.1)]),
+            at(0.05, false, vec![with(Variant::Gn, 0.3)]),
+            at(0.01, true, vec![with(Variant::Bn, 0.5), with(Variant::Plain, 0.0)]),
+        ];
+        let r: Vec<&Report> = reports.iter().collect();
+        let i = numbers_i(&r).unwrap();
+        // The mean over the trained epochs (epoch 1 alone here), in points.
+        assert!((get(&i, "GN flipped 5% (%)") - 30.0).abs() < 1e-9, "{i:?}");
+        assert!((get(&i, "Δ flipped 5% BN − GN (pts)") - 30.0).abs() < 1e-9, "{i:?}");
+        assert!(get(&i, "Δ flipped 1% BN − GN (pts)").is_nan(), "no GN run at 1 %");
+        let j = numbers_j(&r).unwrap();
+        assert!((get(&j, "Δ flipped 5% GN − no-BN (pts)") - 20.0).abs() < 1e-9, "{j:?}");
+        assert!(numbers_i(&r[..1]).is_none(), "without the arm, nothing to read");
+    }
+
     #[test]
     fn grid_has_each_arm_and_the_sweep() {
         let g = grid(Size::Quick, &[1, 2]);
-        assert_eq!(g.len(), 2 * (NOISE_LEVELS.len() + 1 + 2 + REG_LAMBDAS.len()));
+        assert_eq!(g.len(), 2 * (2 * NOISE_LEVELS.len() + 1 + 2 + REG_LAMBDAS.len()));
+        let gn: Vec<&Config> = g.iter().filter(|c| c.norm == Norm::Group && c.seed == 2).collect();
+        assert_eq!(gn.len(), NOISE_LEVELS.len());
+        assert!(gn.iter().all(|c| !c.compare && c.shadow_models > 0 && !c.regularizer));
         assert!(g.iter().all(|c| c.validate().is_ok()));
         assert_eq!(g.iter().filter(|c| c.regularizer && c.seed == 2).count(), REG_LAMBDAS.len());
         let sgd: Vec<&Config> =

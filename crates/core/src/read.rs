@@ -4,8 +4,8 @@
 use std::fmt;
 
 /// Why a value given as text does not fit (a field's, or a link key's such as `backend=`,
-/// `tour=`). Its `Display` is the English the CLI and the link write ("expected true or false");
-/// the page writes it in its language by variant.
+/// `tour=`). The page and the CLI write it with `spotlight-i18n`'s words
+/// (`say::notice::read_error`, by variant), the only place its sentences are written.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ReadError {
     /// "expected true or false"
@@ -26,18 +26,11 @@ pub enum ReadError {
     TourStep { max: usize },
 }
 
+/// The variant and its values (`ExpectedOneOf(["mnist", "fashion"])`), not a sentence: what a
+/// reader sees is `spotlight-i18n`'s.
 impl fmt::Display for ReadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::ExpectedBool => f.write_str("expected true or false"),
-            Self::ExpectedOneOf(names) => write!(f, "expected one of {}", names.join(", ")),
-            Self::ExpectedNumber { min, max } => write!(f, "expected a number from {min} to {max}"),
-            Self::ExpectedSeed => write!(f, "expected a whole number from 0 to {}", u64::MAX),
-            Self::NotDrawing(why) => write!(f, "not a drawing: {why}"),
-            Self::Allowed(names) => write!(f, "allowed: {}", names.join(", ")),
-            Self::NotAPart => f.write_str("not a part of the page"),
-            Self::TourStep { max } => write!(f, "a tour step is a whole number from 1 to {max}"),
-        }
+        fmt::Debug::fmt(self, f)
     }
 }
 

@@ -13,8 +13,8 @@ pub struct Report {
     pub config: Config,
     /// Which backend ran (e.g. "ndarray (CPU)", "wgpu: google/swiftshader").
     pub backend: String,
-    /// One per trained model, in `Config::variants` order (BN, BN + regularizer, no-BN in compare
-    /// mode). Each model's `epochs` start
+    /// One per trained model, in `Config::variants` order (`norm`'s, BN + regularizer, `versus`'s
+    /// in compare mode). Each model's `epochs` start
     /// with epoch 0, the untrained model.
     pub runs: Vec<ModelRun>,
 }
@@ -24,7 +24,7 @@ pub struct Report {
 pub struct ModelRun {
     pub batch_norm: bool,
     /// Which model of the experiment this is (absent in reports written before a comparison could
-    /// hold three models: read as `Config::variant(batch_norm)`).
+    /// hold three models: read as `Config::variant` of BN or none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variant: Option<Variant>,
     pub epochs: Vec<EpochRecord>,
@@ -68,9 +68,9 @@ impl std::fmt::Display for TrainError {
 impl std::error::Error for TrainError {}
 
 /// Why a model's training or its attack stopped. Kept in the report, the workers' messages and
-/// the files tagged by its kind (older files: its English sentence, read back by
-/// [`RunError::read`], the inverse of its `Display`); the CLI prints the sentence, the page writes
-/// each kind in its language.
+/// the files tagged by its kind; the page and the CLI write it with `spotlight-i18n`'s words
+/// (`say::run::run_error`, by kind). Its `Display` is the sentence older files stored, read back by
+/// [`RunError::read`] (its inverse): a file format, which does not change when those words do.
 #[derive(Clone, Debug, PartialEq)]
 pub enum RunError {
     /// Training stopped: a non-finite loss, or the backend failed.
@@ -355,6 +355,20 @@ pub struct SampleLira {
     pub fitted: crate::attack::Fitted,
     /// The online score, log N(φ; IN) − log N(φ; OUT): the attack's own number for it.
     pub online: f64,
+    /// The attacked model's loss and margin on it at each measured epoch (0: untrained), when the
+    /// run kept them ([`crate::jobs::TRACE_MAX`]; absent in older reports).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub history: Vec<SampleEpoch>,
+}
+
+/// A member's loss and margin at one epoch's end (the model in inference mode, as the accuracies).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SampleEpoch {
+    pub epoch: usize,
+    /// Cross-entropy on the label it was trained with.
+    pub loss: f32,
+    /// Its label's logit minus the largest other: above 0, the model predicts its label.
+    pub margin: f32,
 }
 
 impl CanaryScore {
@@ -553,7 +567,9 @@ impl Report {
 
     /// Which variant a run of this report is.
     pub fn variant(&self, run: &ModelRun) -> Variant {
-        run.variant.unwrap_or_else(|| self.config.variant(run.batch_norm))
+        let norm =
+            if run.batch_norm { crate::config::Norm::Batch } else { crate::config::Norm::None };
+        run.variant.unwrap_or_else(|| self.config.variant(norm))
     }
 
     /// How many things went wrong: each model's training error and its attack's count one. Zero
@@ -654,6 +670,23 @@ impl Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A report of GroupNorm and LayerNorm models round-trips through JSON, each run its variant.
+    #[test]
+    fn a_groupnorm_report_round_trips() {
+        let config = Config {
+            norm: crate::config::Norm::Group,
+            versus: crate::config::Norm::Layer,
+            groups: 3,
+            ..Config::default()
+        };
+        let runs = config.variants().into_iter().map(ModelRun::new).collect();
+        let r = Report { config, backend: "test".into(), runs };
+        let back: Report = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
+        assert_eq!(back, r);
+        let variants: Vec<Variant> = back.runs.iter().map(|run| back.variant(run)).collect();
+        assert_eq!(variants, [Variant::Gn, Variant::Ln]);
+    }
 
     #[test]
     fn median_of_odd_even_and_empty() {

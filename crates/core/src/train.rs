@@ -31,7 +31,8 @@
 //!   (Adam's moments, SGD's momentum): the step the run really takes. The trainer's own model and
 //!   optimizer are untouched.
 //! * **Its own loss's gradient**, ∇_θ ℓ(x_probe, y_probe) with the gradient flowing through μ_B and
-//!   σ_B (without BN the context cannot change it, so the probe runs alone): the raw norm over
+//!   σ_B (without BN — no normalization, GroupNorm, LayerNorm — the context cannot change it, so
+//!   the probe runs alone): the raw norm over
 //!   every parameter (`grad_norms`; a BN model's and a no-BN model's cannot be compared — the
 //!   weights before a BN get gradients ∝ 1/‖W‖), the scale-free norm per unit of error
 //!   √Σ_l (‖W_l‖·‖∇W_l‖)² / ‖softmax(z) − e_y‖ (compared within a model, by rank), and per BN layer
@@ -124,6 +125,8 @@ pub struct Trainer {
     /// The epoch-0 measurement (before any step), once taken.
     initial: Option<EpochRecord>,
     records: Vec<EpochRecord>,
+    /// Per measured epoch (0 first), each member's (loss, margin) in `train_idx`'s order.
+    trace: Vec<Vec<[f32; 2]>>,
     /// The fixed sample of the live read-outs (target models, once started).
     live: Option<LiveSet>,
     /// The seed the trainer was made with (the live sample is drawn from it).
@@ -167,7 +170,7 @@ impl LiveSet {
 }
 
 impl Trainer {
-    /// A trainer for one model (`variant`: BN, BN with the regularizer, or no BN) on the pool
+    /// A trainer for one model (`variant`: BN, BN with the regularizer, no BN, GN or LN) on the pool
     /// samples `train_idx`.
     /// `seed` seeds the initialization and the shuffling; models compared side by side get the same
     /// seed, shadow models their own.
@@ -183,7 +186,8 @@ impl Trainer {
         // The model's shape from the data it trains on: the images as uploaded, the dataset's classes.
         let [_, channels, height, width] = device_data.images.dims();
         let model = LeNetConfig::new(channels, height, width, usize::from(data.classes))
-            .with_batch_norm(variant.batch_norm())
+            .with_norm(variant.norm())
+            .with_groups(config.groups)
             .init(seed, &device);
         let optim = match config.optimizer {
             OptimizerName::Adam => AdamConfig::new().init(),
@@ -233,6 +237,7 @@ impl Trainer {
             swap,
             initial: None,
             records: Vec::new(),
+            trace: Vec::new(),
             live: None,
             seed,
         }
@@ -298,8 +303,8 @@ impl Trainer {
         let (batch_var, tracked_var) = (out.batch_var, out.tracked_var);
         let loss = cross_entropy(out.logits, y);
         let mut total = loss.clone();
-        if self.variant.batch_norm() {
-            let gs = model.gamma_sigma(&batch_var);
+        if model.has_norm() {
+            let gs = model.gamma_sigma(&out.inv_sigma);
             if self.gamma_sigma_sum.is_empty() {
                 self.gamma_sigma_sum = gs.into_iter().map(|t| t.inner()).collect();
             } else {
@@ -307,6 +312,8 @@ impl Trainer {
                     *acc = acc.clone().add(t.inner());
                 }
             }
+        }
+        if self.variant.batch_norm() {
             if reg
                 && kind != RegKind::Project
                 && self.config.reg_strength > 0.0
@@ -378,7 +385,8 @@ impl Trainer {
         &mut self,
         data: &ExperimentData,
     ) -> Result<EpochRecord, TrainError> {
-        let record = self.measure(data, 0, None, None, None).await?;
+        let (record, trace) = self.measure(data, 0, None, None, None).await?;
+        self.trace = vec![trace];
         self.initial = Some(record.clone());
         Ok(record)
     }
@@ -458,13 +466,21 @@ impl Trainer {
         for s in &self.gamma_sigma_sum {
             step_means.push(f64::from(read_f32(s.clone()).await?[0]) / steps);
         }
-        let record =
+        let (record, trace) =
             self.measure(data, self.epoch, Some(train_loss), penalty, Some(step_means)).await?;
         self.records.push(record.clone());
+        self.trace.push(trace);
         self.step = 0;
         Ok(record)
     }
 
+    /// Per measured epoch (0 first, then each epoch's end), each member's loss and margin, in the
+    /// order of the members the trainer was given.
+    pub fn member_trace(&self) -> &[Vec<[f32; 2]>] {
+        &self.trace
+    }
+
+    /// The epoch's record, and each member's (loss, margin) on the way.
     async fn measure(
         &self,
         data: &ExperimentData,
@@ -472,7 +488,7 @@ impl Trainer {
         train_loss: Option<f64>,
         penalty: Option<f64>,
         step_means: Option<Vec<f64>>,
-    ) -> Result<EpochRecord, TrainError> {
+    ) -> Result<(EpochRecord, Vec<[f32; 2]>), TrainError> {
         let valid = self.model().valid();
         // Accuracies on the members by kind, and on the test set.
         let logits =
@@ -480,6 +496,12 @@ impl Trainer {
         let classes = usize::from(data.classes);
         let labels: Vec<u8> = self.train_idx.iter().map(|&i| data.pool.labels[i]).collect();
         let member_loss = crate::attack::scores(&logits, classes, &labels).loss;
+        let trace: Vec<[f32; 2]> = member_loss
+            .iter()
+            .zip(logits.chunks_exact(classes.max(1)))
+            .zip(&labels)
+            .map(|((&l, row), &y)| [l as f32, margin(row, usize::from(y)) as f32])
+            .collect();
         let mut correct = [0usize; 3];
         let mut total = [0usize; 3];
         let mut flipped_as_true = 0usize;
@@ -523,7 +545,7 @@ impl Trainer {
             }
             _ => None,
         };
-        Ok(EpochRecord {
+        let record = EpochRecord {
             epoch,
             train_loss,
             penalty,
@@ -536,7 +558,8 @@ impl Trainer {
             grad_norms,
             mechanism,
             canary,
-        })
+        };
+        Ok((record, trace))
     }
 
     /// Ends the epoch without measuring it (shadow models): only the NaN check. Returns the mean
@@ -566,12 +589,15 @@ impl Trainer {
         valid: &LeNet,
         step_means: Option<Vec<f64>>,
     ) -> Result<Vec<LayerGammaSigma>, TrainError> {
-        if !valid.has_bn() {
+        if !valid.has_norm() {
             return Ok(Vec::new());
         }
-        let batch_vars = valid.forward(self.data.pool_images(&self.context), Mode::Probe).batch_var;
-        let batch_ratio = valid.gamma_sigma_channels(&batch_vars);
-        let running_ratio = valid.gamma_sigma_channels(&valid.running_vars());
+        let inv_sigma = valid.forward(self.data.pool_images(&self.context), Mode::Probe).inv_sigma;
+        let batch_ratio = valid.gamma_sigma_channels(&inv_sigma);
+        // GroupNorm and LayerNorm: inference divides by each sample's own σ, as training does.
+        let running_ratio = valid
+            .running_inv_sigma()
+            .map_or_else(|| batch_ratio.clone(), |inv| valid.gamma_sigma_channels(&inv));
         let mut out = Vec::new();
         for (l, ((gamma, batch), running)) in
             valid.gammas().into_iter().zip(batch_ratio).zip(running_ratio).enumerate()
@@ -599,14 +625,14 @@ impl Trainer {
     /// own loss's gradient (raw norm, scale-free norm, push on γ) and its self-influence over one
     /// step (plain SGD and the run's optimizer).
     async fn probe(&self, data: &ExperimentData, idx: &[usize]) -> Result<Probed, TrainError> {
-        let bn_layers = self.model().bn_layers().len();
+        let bn_layers = self.model().norm_gammas().len();
         let mut out = Probed::new(bn_layers);
         if idx.is_empty() {
             return Ok(out);
         }
         let model = self.model();
         let lr = self.config.learning_rate;
-        let bn = self.variant.batch_norm();
+        let bn = self.variant.norm().couples_batch();
         let mut batch = self.context.clone();
         batch.push(idx[0]);
         let last = batch.len() - 1;
@@ -624,7 +650,7 @@ impl Trainer {
                 crate::yielder::pause().await;
             }
             batch[last] = i;
-            // Its own loss: inside the batch with BN, alone without (the context cannot change it).
+            // Its own loss: inside the batch with BN, alone otherwise (the context cannot change it).
             let own: &[usize] = if bn { &batch } else { &batch[last..] };
             let x = self.data.pool_images(own).autodiff();
             let y = self.data.pool_labels(own).autodiff();
@@ -637,13 +663,11 @@ impl Trainer {
             model.visit(&mut norms);
             scalars.push(Tensor::cat(norms.raw, 0).sum().reshape([1]));
             scalars.push(Tensor::cat(norms.scaled, 0).sum().reshape([1]));
-            for layer in model.bn_layers() {
+            for gamma in model.norm_gammas() {
                 let g: Tensor<1> = grads
-                    .get::<1>(layer.gamma.id)
-                    .map_or_else(|| layer.gamma.val().detach().inner().zeros_like(), |g| g.inner());
-                scalars.push(
-                    g.mul(layer.gamma.val().detach().inner().sign()).sum().neg().reshape([1]),
-                );
+                    .get::<1>(gamma.id)
+                    .map_or_else(|| gamma.val().detach().inner().zeros_like(), |g| g.inner());
+                scalars.push(g.mul(gamma.val().detach().inner().sign()).sum().neg().reshape([1]));
             }
             // Its self-influence: one step on the batch that holds it, from the same weights.
             if let Some(swapped) = &swapped {

@@ -19,19 +19,11 @@ pub enum SplitName {
     Test,
 }
 
-impl fmt::Display for SplitName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::Train => "train",
-            Self::Test => "test",
-        })
-    }
-}
-
-/// What is wrong with a file's bytes. Its `Display` is the English the CLI (and the page in
-/// English) writes; the page writes it in its language by variant. The asset's problems come
-/// first (the page can show them); the IDX and Fashion-MNIST class files' only reach the
-/// `prepare-data` tool.
+/// What is wrong with a file's bytes. The asset's problems come first: the page and the CLI show
+/// them, in words that are `spotlight-i18n`'s (`say::data`), by variant. The IDX and Fashion-MNIST
+/// class files' only reach the `prepare-data` tool, a binary of this crate (which
+/// `spotlight-i18n` depends on, so it cannot use it): their English is here, in
+/// [`FormatProblem::tool_text`], and only here.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FormatProblem {
     /// A split's pixel bytes are not `labels · pixels`.
@@ -146,86 +138,62 @@ pub enum FormatProblem {
     },
 }
 
-impl fmt::Display for FormatProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::SplitSizes { split, labels, pixel_bytes } => {
-                write!(f, "{split} split: {labels} labels but {pixel_bytes} pixel bytes")
-            }
-            Self::LabelOutOfRange { split, label, classes } => {
-                write!(f, "{split} split: label {label} is out of range for {classes} classes")
-            }
-            Self::Shape { rows, cols, classes, want_rows, want_cols, want_classes } => {
-                let of = |n: u8| format!("{n} class{}", if n == 1 { "" } else { "es" });
-                write!(
-                    f,
-                    "{rows}×{cols} images in {}, expected {want_rows}×{want_cols} in {}",
-                    of(*classes),
-                    of(*want_classes)
-                )
-            }
-            Self::EmptySplit { train, test } => {
-                write!(f, "{train} train and {test} test images; both splits must have some")
-            }
-            Self::NeitherGzipNorAsset => {
-                f.write_str("neither gzip nor a Spotlight dataset asset (bad magic)")
-            }
-            Self::BadGzip(e) => write!(f, "not a valid gzip'd dataset asset: {e}"),
-            Self::TooLarge { mb } => {
-                write!(f, "decompresses to more than {mb} MB, too large for a dataset asset")
-            }
-            Self::NotAsset => f.write_str("not a Spotlight dataset asset (bad magic)"),
-            Self::NameNotUtf8 => f.write_str("dataset name is not UTF-8"),
-            Self::SizesOverflow => f.write_str("sizes overflow"),
-            Self::TrailingBytes { count } => write!(f, "{count} trailing bytes after the dataset"),
-            Self::Truncated { needed, at, left } => {
-                write!(
-                    f,
-                    "truncated dataset asset: needed {needed} more bytes at offset {at}, {left} left"
-                )
-            }
-            Self::IdxTooShort { len } => write!(f, "too short for an IDX header ({len} bytes)"),
+impl FormatProblem {
+    /// A pinned source file's problem (IDX, Fashion-MNIST class files) in the `prepare-data`
+    /// tool's English; `None` for an asset's problem.
+    pub fn tool_text(&self) -> Option<String> {
+        Some(match self {
+            Self::IdxTooShort { len } => format!("too short for an IDX header ({len} bytes)"),
             Self::IdxMagic => {
-                f.write_str("not an IDX file (the magic number must start with two zero bytes)")
+                String::from("not an IDX file (the magic number must start with two zero bytes)")
             }
-            Self::IdxType { byte } => write!(
-                f,
-                "IDX element type 0x{byte:02x} is not supported (only 0x08, unsigned byte)"
-            ),
-            Self::IdxZeroDims => f.write_str("IDX file has zero dimensions"),
+            Self::IdxType { byte } => {
+                format!("IDX element type 0x{byte:02x} is not supported (only 0x08, unsigned byte)")
+            }
+            Self::IdxZeroDims => String::from("IDX file has zero dimensions"),
             Self::IdxHeaderTruncated { rank, header, len } => {
-                write!(
-                    f,
+                format!(
                     "truncated IDX header: {rank} dimensions need {header} bytes, file has {len}"
                 )
             }
-            Self::IdxOverflow { dims } => write!(f, "IDX dimensions {dims:?} overflow"),
-            Self::IdxBodySize { dims, count, len } => write!(
-                f,
+            Self::IdxOverflow { dims } => format!("IDX dimensions {dims:?} overflow"),
+            Self::IdxBodySize { dims, count, len } => format!(
                 "IDX dimensions {dims:?} need {count} data bytes, file has {len}{}",
                 if len < count { " (truncated)" } else { " (trailing bytes)" }
             ),
             Self::NotLabelFile { dims } => {
-                write!(f, "expected a 1-D label file, got dimensions {dims:?}")
+                format!("expected a 1-D label file, got dimensions {dims:?}")
             }
             Self::NotImageFile { dims } => {
-                write!(f, "expected a 3-D image file, got dimensions {dims:?}")
+                format!("expected a 3-D image file, got dimensions {dims:?}")
             }
-            Self::LabelCount { labels, images } => write!(f, "{labels} labels for {images} images"),
+            Self::LabelCount { labels, images } => format!("{labels} labels for {images} images"),
             Self::ImageShapes { rows, cols, train_rows, train_cols } => {
-                write!(f, "images are {rows}x{cols}, train images {train_rows}x{train_cols}")
+                format!("images are {rows}x{cols}, train images {train_rows}x{train_cols}")
             }
-            Self::NotClassFile(e) => write!(f, "not a Fashion-MNIST class file: {e}"),
+            Self::NotClassFile(e) => format!("not a Fashion-MNIST class file: {e}"),
             Self::EntryPixels { entry, pixels } => {
-                write!(f, "entry {entry} has {pixels} pixels, expected 784")
+                format!("entry {entry} has {pixels} pixels, expected 784")
             }
             Self::PixelValue { entry, value } => {
-                write!(f, "entry {entry} has pixel value {value} > 255")
+                format!("entry {entry} has pixel value {value} > 255")
             }
             Self::TooFewImages { count, need_more_than } => {
-                write!(f, "only {count} images; need more than {need_more_than}")
+                format!("only {count} images; need more than {need_more_than}")
             }
-        }
+            Self::SplitSizes { .. }
+            | Self::LabelOutOfRange { .. }
+            | Self::Shape { .. }
+            | Self::EmptySplit { .. }
+            | Self::NeitherGzipNorAsset
+            | Self::BadGzip(_)
+            | Self::TooLarge { .. }
+            | Self::NotAsset
+            | Self::NameNotUtf8
+            | Self::SizesOverflow
+            | Self::TrailingBytes { .. }
+            | Self::Truncated { .. } => return None,
+        })
     }
 }
 
@@ -251,7 +219,11 @@ impl fmt::Display for DataError {
                 "{file}: sha256 mismatch (expected {expected}, got {actual}); the file is \
                  corrupt or not the pinned version — delete it and fetch the datasets again"
             ),
-            Self::Format { file, problem } => write!(f, "{file}: {problem}"),
+            Self::Format { file, problem } => match problem.tool_text() {
+                Some(text) => write!(f, "{file}: {text}"),
+                // An asset's problem as its variant: its words are `spotlight-i18n`'s.
+                None => write!(f, "{file}: {problem:?}"),
+            },
         }
     }
 }
@@ -262,52 +234,10 @@ impl std::error::Error for DataError {}
 mod tests {
     use super::*;
 
+    /// The source files' problems, in the `prepare-data` tool's English (the only place it is).
     #[test]
-    fn the_english_is_todays() {
+    fn the_tools_english_is_todays() {
         let cases = [
-            (
-                FormatProblem::SplitSizes { split: SplitName::Train, labels: 3, pixel_bytes: 11 },
-                "train split: 3 labels but 11 pixel bytes",
-            ),
-            (
-                FormatProblem::LabelOutOfRange { split: SplitName::Test, label: 7, classes: 3 },
-                "test split: label 7 is out of range for 3 classes",
-            ),
-            (
-                FormatProblem::Shape {
-                    rows: 28,
-                    cols: 28,
-                    classes: 1,
-                    want_rows: 28,
-                    want_cols: 28,
-                    want_classes: 10,
-                },
-                "28×28 images in 1 class, expected 28×28 in 10 classes",
-            ),
-            (
-                FormatProblem::EmptySplit { train: 5, test: 0 },
-                "5 train and 0 test images; both splits must have some",
-            ),
-            (
-                FormatProblem::NeitherGzipNorAsset,
-                "neither gzip nor a Spotlight dataset asset (bad magic)",
-            ),
-            (
-                FormatProblem::BadGzip("corrupt deflate stream".into()),
-                "not a valid gzip'd dataset asset: corrupt deflate stream",
-            ),
-            (
-                FormatProblem::TooLarge { mb: 64 },
-                "decompresses to more than 64 MB, too large for a dataset asset",
-            ),
-            (FormatProblem::NotAsset, "not a Spotlight dataset asset (bad magic)"),
-            (FormatProblem::NameNotUtf8, "dataset name is not UTF-8"),
-            (FormatProblem::SizesOverflow, "sizes overflow"),
-            (FormatProblem::TrailingBytes { count: 2 }, "2 trailing bytes after the dataset"),
-            (
-                FormatProblem::Truncated { needed: 4, at: 30, left: 1 },
-                "truncated dataset asset: needed 4 more bytes at offset 30, 1 left",
-            ),
             (FormatProblem::IdxTooShort { len: 2 }, "too short for an IDX header (2 bytes)"),
             (
                 FormatProblem::IdxMagic,
@@ -359,8 +289,22 @@ mod tests {
             ),
         ];
         for (problem, text) in cases {
-            assert_eq!(problem.to_string(), text);
+            assert_eq!(problem.tool_text().as_deref(), Some(text));
             assert_eq!(DataError::format("f.gz", problem).to_string(), format!("f.gz: {text}"));
         }
+    }
+
+    /// An asset's problems have no words here (they are `spotlight-i18n`'s): their `Display` is
+    /// the variant and its values.
+    #[test]
+    fn an_assets_problem_is_shown_as_its_variant() {
+        let problem =
+            FormatProblem::SplitSizes { split: SplitName::Train, labels: 3, pixel_bytes: 11 };
+        assert_eq!(problem.tool_text(), None);
+        assert_eq!(
+            DataError::format("f.gz", problem).to_string(),
+            "f.gz: SplitSizes { split: Train, labels: 3, pixel_bytes: 11 }"
+        );
+        assert_eq!(FormatProblem::NotAsset.tool_text(), None);
     }
 }

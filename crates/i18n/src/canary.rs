@@ -97,7 +97,22 @@ pub struct Gallery {
     /// already; `None` without IN shadows) and the attack's score.
     #[serde(skip)]
     pub sample_says: fn(&SampleSaid) -> String,
+    /// Under the chart of its margin over the epochs: its loss and margin before training and at
+    /// the end, and from which epoch on the model predicts the label it was given (`None`: not at
+    /// the end).
+    #[serde(skip)]
+    pub history_says: fn(&HistorySaid) -> String,
     pub close: &'static str,
+}
+
+/// What [`Gallery::history_says`] says of one sample (each number written already).
+pub struct HistorySaid<'a> {
+    pub loss_first: &'a str,
+    pub loss_last: &'a str,
+    pub margin_first: &'a str,
+    pub margin_last: &'a str,
+    pub last_epoch: &'a str,
+    pub since: Option<&'a str>,
 }
 
 /// What [`Gallery::sample_says`] says of one sample.
@@ -181,6 +196,18 @@ pub const EN: Canary = Canary {
         ood: "OOD",
         ranked: |at, of| format!("No. {at} of {of} members"),
         open_hint: "Click a sample (or Tab to it and press Enter) to see how the attack scored it.",
+        history_says: |h| {
+            let end = match h.since {
+                Some(e) => {
+                    format!("the model has predicted the label it was given since epoch {e}")
+                }
+                None => "the model does not predict the label it was given".to_string(),
+            };
+            format!(
+                "Its loss went from {} before training to {} at epoch {}, its margin (its label's logit minus the largest other) from {} to {}: {end}.",
+                h.loss_first, h.loss_last, h.last_epoch, h.margin_first, h.margin_last
+            )
+        },
         sample_says: |s| match s.mu_in {
             Some(mu_in) => format!(
                 "The attacked model gives it φ = {}. The shadow models that trained on it gave {} on average, those that did not {}: the attack's score, how much likelier IN than OUT (log), is {}.",
@@ -268,6 +295,18 @@ pub const ES: Canary = Canary {
         ood: "OOD",
         ranked: |at, of| format!("n.º {at} de {of} miembros"),
         open_hint: "Haz clic en una muestra (o llega con Tab y pulsa Intro) para ver cómo la puntuó el ataque.",
+        history_says: |h| {
+            let end = match h.since {
+                Some(e) => {
+                    format!("el modelo predice la etiqueta que se le dio desde la época {e}")
+                }
+                None => "el modelo no predice la etiqueta que se le dio".to_string(),
+            };
+            format!(
+                "Su pérdida pasó de {} antes de entrenar a {} en la época {}, su margen (el logit de su etiqueta menos el mayor de los otros) de {} a {}: {end}.",
+                h.loss_first, h.loss_last, h.last_epoch, h.margin_first, h.margin_last
+            )
+        },
         sample_says: |s| match s.mu_in {
             Some(mu_in) => format!(
                 "El modelo atacado le da φ = {}. Los modelos sombra que la entrenaron dieron {} de media, los que no, {}: la puntuación del ataque, cuánto más probable es IN que OUT (log), es {}.",
@@ -355,6 +394,16 @@ pub const PT: Canary = Canary {
         ood: "OOD",
         ranked: |at, of| format!("nº {at} de {of} membros"),
         open_hint: "Clique numa amostra (ou chegue com Tab e aperte Enter) para ver como o ataque a pontuou.",
+        history_says: |h| {
+            let end = match h.since {
+                Some(e) => format!("o modelo prevê o rótulo que lhe foi dado desde a época {e}"),
+                None => "o modelo não prevê o rótulo que lhe foi dado".to_string(),
+            };
+            format!(
+                "Sua perda foi de {} antes do treino a {} na época {}, sua margem (o logit do seu rótulo menos o maior dos outros) de {} a {}: {end}.",
+                h.loss_first, h.loss_last, h.last_epoch, h.margin_first, h.margin_last
+            )
+        },
         sample_says: |s| match s.mu_in {
             Some(mu_in) => format!(
                 "O modelo atacado lhe dá φ = {}. Os modelos-sombra que a treinaram deram {} em média, os que não, {}: a pontuação do ataque, quanto mais provável é IN que OUT (log), é {}.",

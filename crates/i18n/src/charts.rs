@@ -10,6 +10,8 @@ pub struct Models {
     pub bn: &'static str,
     pub no_bn: &'static str,
     pub bn_reg: &'static str,
+    pub gn: &'static str,
+    pub ln: &'static str,
 }
 
 impl Models {
@@ -19,6 +21,8 @@ impl Models {
             Variant::BnReg => self.bn_reg,
             Variant::Bn => self.bn,
             Variant::Plain => self.no_bn,
+            Variant::Gn => self.gn,
+            Variant::Ln => self.ln,
         }
     }
 }
@@ -68,6 +72,9 @@ pub struct Charts {
     /// One sample as LiRA saw it: the chart's title, its axes, its keys.
     pub sample_title: &'static str,
     pub phi_axis: &'static str,
+    /// The chart of one sample's margin over the epochs.
+    pub history_title: &'static str,
+    pub margin_axis: &'static str,
     pub density: &'static str,
     pub shadows_in: &'static str,
     pub shadows_out: &'static str,
@@ -92,6 +99,8 @@ pub struct Charts {
     #[serde(skip)]
     pub summary: fn(&Summary) -> String,
     pub gamma_title: &'static str,
+    /// The same chart when a GroupNorm or LayerNorm model is in it.
+    pub gamma_title_any: &'static str,
     pub median_gamma_sigma: &'static str,
     pub grad_curves_title: &'static str,
     pub gradient_norm: &'static str,
@@ -123,7 +132,13 @@ pub struct Charts {
 }
 
 pub const EN: Charts = Charts {
-    models: Models { bn: "BN", no_bn: "no-BN", bn_reg: "BN + γ/σ reg" },
+    models: Models {
+        bn: "BN",
+        no_bn: "no-BN",
+        bn_reg: "BN + γ/σ reg",
+        gn: "GroupNorm",
+        ln: "LayerNorm",
+    },
     epoch: "epoch",
     epoch_axis: "epoch (0: untrained)",
     chance: "chance",
@@ -146,6 +161,8 @@ pub const EN: Charts = Charts {
     budget_axis: "shadows used",
     offline: "offline LiRA",
     sample_title: "How LiRA scored this sample",
+    history_title: "Its margin over the epochs",
+    margin_axis: "margin",
     phi_axis: "φ: the model's logit-scaled confidence in the label",
     density: "density",
     shadows_in: "shadows that trained on it (IN)",
@@ -166,6 +183,7 @@ pub const EN: Charts = Charts {
         format!("{n} points, from {first} to {last}, highest {top}")
     },
     gamma_title: "γ/σ per BN layer (median over channels, batch σ)",
+    gamma_title_any: "γ/σ per normalization layer (median over channels; BN's σ the batch's, the others' each sample's)",
     median_gamma_sigma: "median |γ|/σ",
     grad_curves_title: "Self-influence of one step (median)",
     gradient_norm: "margin growth per unit lr",
@@ -192,7 +210,13 @@ pub const EN: Charts = Charts {
 };
 
 pub const ES: Charts = Charts {
-    models: Models { bn: "BN", no_bn: "sin BN", bn_reg: "BN + reg. γ/σ" },
+    models: Models {
+        bn: "BN",
+        no_bn: "sin BN",
+        bn_reg: "BN + reg. γ/σ",
+        gn: "GroupNorm",
+        ln: "LayerNorm",
+    },
     epoch: "época",
     epoch_axis: "época (0: sin entrenar)",
     chance: "azar",
@@ -215,6 +239,8 @@ pub const ES: Charts = Charts {
     budget_axis: "sombras usadas",
     offline: "LiRA offline",
     sample_title: "Cómo puntuó LiRA esta muestra",
+    history_title: "Su margen a lo largo de las épocas",
+    margin_axis: "margen",
     phi_axis: "φ: la confianza del modelo en la etiqueta, en escala logit",
     density: "densidad",
     shadows_in: "sombras que la entrenaron (IN)",
@@ -235,6 +261,7 @@ pub const ES: Charts = Charts {
         format!("{n} puntos, de {first} a {last}, máximo {top}")
     },
     gamma_title: "γ/σ por capa BN (mediana sobre los canales, σ del lote)",
+    gamma_title_any: "γ/σ por capa de normalización (mediana sobre los canales; σ del lote en BN, de cada muestra en las demás)",
     median_gamma_sigma: "mediana de |γ|/σ",
     grad_curves_title: "Autoinfluencia de un paso (mediana)",
     gradient_norm: "crecimiento del margen por unidad de lr",
@@ -261,7 +288,13 @@ pub const ES: Charts = Charts {
 };
 
 pub const PT: Charts = Charts {
-    models: Models { bn: "BN", no_bn: "sem BN", bn_reg: "BN + reg. γ/σ" },
+    models: Models {
+        bn: "BN",
+        no_bn: "sem BN",
+        bn_reg: "BN + reg. γ/σ",
+        gn: "GroupNorm",
+        ln: "LayerNorm",
+    },
     epoch: "época",
     epoch_axis: "época (0: sem treino)",
     chance: "acaso",
@@ -284,6 +317,8 @@ pub const PT: Charts = Charts {
     budget_axis: "sombras usadas",
     offline: "LiRA offline",
     sample_title: "Como o LiRA pontuou esta amostra",
+    history_title: "Sua margem ao longo das épocas",
+    margin_axis: "margem",
     phi_axis: "φ: a confiança do modelo no rótulo, em escala logit",
     density: "densidade",
     shadows_in: "sombras que a treinaram (IN)",
@@ -304,6 +339,7 @@ pub const PT: Charts = Charts {
         format!("{n} pontos, de {first} a {last}, máximo {top}")
     },
     gamma_title: "γ/σ por camada BN (mediana sobre os canais, σ do lote)",
+    gamma_title_any: "γ/σ por camada de normalização (mediana sobre os canais; σ do lote na BN, de cada amostra nas outras)",
     median_gamma_sigma: "mediana de |γ|/σ",
     grad_curves_title: "Autoinfluência de um passo (mediana)",
     gradient_norm: "crescimento da margem por unidade de lr",

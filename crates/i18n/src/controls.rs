@@ -17,7 +17,7 @@ pub struct LinkTexts {
 }
 
 /// How many presets the app's menu has (`spotlight_core::config::presets`, checked by a test).
-pub const PRESETS: usize = 7;
+pub const PRESETS: usize = 8;
 
 /// A default run's size on the CPU and on a GPU: training samples and epochs.
 pub struct CpuSize {
@@ -75,6 +75,7 @@ pub const EN: Controls = Controls {
         "MNIST, clean data (no outliers)",
         "MNIST, 5% OOD images (Fashion-MNIST)",
         "Fashion-MNIST, 5% flipped labels",
+        "MNIST, 5% flipped, BN vs GroupNorm",
         "Tiny (a quick look)",
     ],
     settings: "Settings",
@@ -118,6 +119,7 @@ pub const ES: Controls = Controls {
         "MNIST, datos limpios (sin atípicos)",
         "MNIST, 5\u{a0}% de imágenes OOD (Fashion-MNIST)",
         "Fashion-MNIST, 5\u{a0}% de etiquetas invertidas",
+        "MNIST, 5\u{a0}% invertidas, BN frente a GroupNorm",
         "Mínimo (un vistazo rápido)",
     ],
     settings: "Ajustes",
@@ -170,6 +172,7 @@ pub const PT: Controls = Controls {
         "MNIST, dados limpos (sem atípicos)",
         "MNIST, 5% de imagens OOD (Fashion-MNIST)",
         "Fashion-MNIST, 5% de rótulos trocados",
+        "MNIST, 5% trocados, BN vs. GroupNorm",
         "Mínimo (uma olhada rápida)",
     ],
     settings: "Configurações",

@@ -50,7 +50,9 @@ pub struct Parts {
 pub struct Fields {
     pub dataset: FieldText,
     pub compare: FieldText,
-    pub batch_norm: FieldText,
+    pub norm: FieldText,
+    pub versus: FieldText,
+    pub groups: FieldText,
     pub label_noise: FieldText,
     pub ood_fraction: FieldText,
     pub ood_source: FieldText,
@@ -79,7 +81,9 @@ impl Fields {
         Some(match name {
             "dataset" => &self.dataset,
             "compare" => &self.compare,
-            "batch_norm" => &self.batch_norm,
+            "norm" => &self.norm,
+            "versus" => &self.versus,
+            "groups" => &self.groups,
             "label_noise" => &self.label_noise,
             "ood_fraction" => &self.ood_fraction,
             "ood_source" => &self.ood_source,
@@ -129,12 +133,26 @@ impl Fields {
 pub const EN: Fields = Fields {
     dataset: choice("Dataset", "The images to train on.", &["MNIST", "Fashion-MNIST"]),
     compare: plain(
-        "Compare BN and no-BN side by side",
-        "Train the BN and the no-BN model on the same data and seed (the comparison is the lesson).",
+        "Compare two models side by side",
+        "Train two models, BN and no-BN unless you pick others below, on the same data and seed (the comparison \
+         is the lesson).",
     ),
-    batch_norm: plain(
-        "BatchNorm (single model)",
-        "With the comparison off: whether the one model has BatchNorm.",
+    norm: choice(
+        "Normalization",
+        "The first model's normalization layers (the only model's with the comparison off). BatchNorm divides by \
+         the batch's statistics, so each sample's scale depends on the others; GroupNorm and LayerNorm by each \
+         sample's own.",
+        &["none", "BatchNorm", "GroupNorm", "LayerNorm"],
+    ),
+    versus: choice(
+        "Compared with",
+        "The second model's normalization: is it BN, or any normalization? Put BN beside GroupNorm or LayerNorm.",
+        &["none", "BatchNorm", "GroupNorm", "LayerNorm"],
+    ),
+    groups: plain(
+        "GroupNorm groups",
+        "How many groups GroupNorm splits each layer's channels into (each layer takes the largest count up to \
+         this that divides its channels; 1 is LayerNorm).",
     ),
     label_noise: plain(
         "Flipped labels",
@@ -223,13 +241,27 @@ pub const ES: Fields = Fields {
         &["MNIST", "Fashion-MNIST"],
     ),
     compare: plain(
-        "Comparar BN y sin BN lado a lado",
-        "Entrena el modelo con BN y el modelo sin BN con los mismos datos y la misma semilla (la comparación es la \
-         lección).",
+        "Comparar dos modelos lado a lado",
+        "Entrena dos modelos, con BN y sin BN salvo que elijas otros abajo, con los mismos datos y la misma semilla \
+         (la comparación es la lección).",
     ),
-    batch_norm: plain(
-        "BatchNorm (un solo modelo)",
-        "Con la comparación desactivada: si el único modelo tiene BatchNorm.",
+    norm: choice(
+        "Normalización",
+        "Las capas de normalización del primer modelo (del único, sin comparación). BatchNorm divide por las \
+         estadísticas del lote, así que la escala de cada muestra depende de las demás; GroupNorm y LayerNorm por \
+         las de cada muestra.",
+        &["ninguna", "BatchNorm", "GroupNorm", "LayerNorm"],
+    ),
+    versus: choice(
+        "Comparado con",
+        "La normalización del segundo modelo: ¿es BN o cualquier normalización? Pon BN junto a GroupNorm o \
+         LayerNorm.",
+        &["ninguna", "BatchNorm", "GroupNorm", "LayerNorm"],
+    ),
+    groups: plain(
+        "Grupos de GroupNorm",
+        "En cuántos grupos divide GroupNorm los canales de cada capa (cada capa toma el mayor número hasta este que \
+         divide sus canales; 1 es LayerNorm).",
     ),
     label_noise: plain(
         "Etiquetas invertidas",
@@ -333,12 +365,27 @@ pub const PT: Fields = Fields {
         &["MNIST", "Fashion-MNIST"],
     ),
     compare: plain(
-        "Comparar BN e sem BN lado a lado",
-        "Treina o modelo com BN e o modelo sem BN com os mesmos dados e a mesma semente (a comparação é a lição).",
+        "Comparar dois modelos lado a lado",
+        "Treina dois modelos, com BN e sem BN se você não escolher outros abaixo, com os mesmos dados e a mesma \
+         semente (a comparação é a lição).",
     ),
-    batch_norm: plain(
-        "BatchNorm (modelo único)",
-        "Com a comparação desligada: se o único modelo tem BatchNorm.",
+    norm: choice(
+        "Normalização",
+        "As camadas de normalização do primeiro modelo (do único, sem comparação). BatchNorm divide pelas \
+         estatísticas do lote, então a escala de cada amostra depende das outras; GroupNorm e LayerNorm pelas de \
+         cada amostra.",
+        &["nenhuma", "BatchNorm", "GroupNorm", "LayerNorm"],
+    ),
+    versus: choice(
+        "Comparado com",
+        "A normalização do segundo modelo: é o BN ou qualquer normalização? Ponha BN ao lado de GroupNorm ou \
+         LayerNorm.",
+        &["nenhuma", "BatchNorm", "GroupNorm", "LayerNorm"],
+    ),
+    groups: plain(
+        "Grupos do GroupNorm",
+        "Em quantos grupos o GroupNorm divide os canais de cada camada (cada camada usa o maior número até este que \
+         divide seus canais; 1 é LayerNorm).",
     ),
     label_noise: plain(
         "Rótulos trocados",

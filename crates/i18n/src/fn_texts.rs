@@ -6,7 +6,7 @@
 //! A new function text is not forgotten: [`every_function_text_is_called`] reads each area's
 //! source for its `pub name: fn(` fields and checks that [`called`] calls exactly those.
 
-use crate::canary::{SampleSaid, Scored, Verdict};
+use crate::canary::{HistorySaid, SampleSaid, Scored, Verdict};
 use crate::charts::Summary;
 use crate::controls::CpuSize;
 use crate::lenses::Outliers;
@@ -65,6 +65,17 @@ fn called(t: &Texts) -> Vec<(String, String)> {
             let s = SampleSaid { phi: "4.2", mu_in: Some("3.9"), mu_out: "-1.2", score: "7.3" };
             format!("{} | {}", f(&s), f(&SampleSaid { mu_in: None, ..s }))
         },
+        canary.gallery.history_says => |f| {
+            let h = HistorySaid {
+                loss_first: "2.4",
+                loss_last: "0.1",
+                margin_first: "-1.3",
+                margin_last: "2.2",
+                last_epoch: "6",
+                since: Some("3"),
+            };
+            format!("{} | {}", f(&h), f(&HistorySaid { since: None, ..h }))
+        },
         charts.median_over => |f| f("0.42", "30"),
         charts.at => |f| f("0.5", "epoch", "3"),
         charts.summary => |f| f(&Summary { count: "12", first: "0.1", last: "0.9", top: "0.95" }),
@@ -89,6 +100,7 @@ fn called(t: &Texts) -> Vec<(String, String)> {
         notices.invalid => |f| f("epochs", "\"abc\"", "expected a number"),
         notices.clamped => |f| f("epochs", "\"1000\"", "200"),
         notices.repeated => |f| f("epochs"),
+        notices.ignored => |f| f("a setting of 12345 characters"),
         notices.too_many => |f| f("64"),
         notices.too_long => |f| f("12345"),
         notices.conflict => |f| f("batch_size", "2048 is larger than train_size (100)"),
@@ -109,6 +121,7 @@ fn called(t: &Texts) -> Vec<(String, String)> {
         notices.out_of_range => |f| f("2500", "2", "2048"),
         notices.too_few_clean => |f| f("1.25", "0.9"),
         notices.batch_over_train => |f| f("2048", "100"),
+        notices.same_norm => |f| f("GroupNorm"),
         notices.invalid_control => |f| {
             f(&InvalidControl { name: "epochs", raw: "\"abc\"", reason: "expected a number", kept: "5" })
         },
@@ -170,6 +183,8 @@ fn called(t: &Texts) -> Vec<(String, String)> {
         status.failure.errors => |f| format!("{} | {}", f(1), f(2)),
         status.failure.loss_diverged => |f| f("NaN", "2", "14"),
         status.failure.backend_failed => |f| f("device lost"),
+        status.failure.jobs_missing => |f| format!("{} | {}", f("2", Some("3f9a")), f("2", None)),
+        status.failure.not_a_target => |f| f("3f9a"),
         status.failure.worker_failed => |f| f("out of memory"),
         status.failure.worker_panicked => |f| f("index out of bounds"),
         status.failure.worker_start => |f| f("SecurityError"),

@@ -62,7 +62,11 @@ pub struct Lenses {
     pub grad_columns: [&'static str; 4],
 
     pub gamma_heading: &'static str,
+    /// The heading when a GroupNorm or LayerNorm model is in the run.
+    pub gamma_heading_any: &'static str,
     pub gamma_teach: &'static str,
+    /// Under the γ/σ chart when a GroupNorm or LayerNorm model is in it.
+    pub gamma_per_sample: &'static str,
     /// The bridge from the theory lab to LeNet (`Report::bridge`), under the γ/σ chart: what it
     /// compares, and its table's columns.
     pub bridge_teach: &'static str,
@@ -181,6 +185,10 @@ pub const EN: Lenses = Lenses {
         "measured BN ÷ no-BN, clean",
     ],
     gamma_heading: "The amplifier: γ/σ per BN layer",
+    gamma_heading_any: "The amplifier: γ/σ per normalization layer",
+    gamma_per_sample: "GroupNorm and LayerNorm divide each sample by its own σ (per group of channels), not the batch's: \
+        their lines show |γ| times the mean over the batch's samples of 1/σ, and inference divides by the same σ. No other \
+        sample's σ enters, so the paper's batch factor (γ/σ)² does not couple a sample to its batch there.",
     gamma_teach: "BN divides each channel by the batch's standard deviation σ and multiplies it by a learned scale γ. The paper \
         shows that in a stochastic-gradient-descent step the progress on an outlier is multiplied by (γ/σ)², and that outliers \
         push γ up — a feedback loop. Adam (the default optimizer) divides each weight's step by the running size of that \
@@ -305,6 +313,11 @@ pub const ES: Lenses = Lenses {
         "medido con BN ÷ sin BN, limpias",
     ],
     gamma_heading: "El amplificador: γ/σ por capa BN",
+    gamma_heading_any: "El amplificador: γ/σ por capa de normalización",
+    gamma_per_sample: "GroupNorm y LayerNorm dividen cada muestra por su propia σ (por grupo de canales), no por la del \
+        lote: sus líneas muestran |γ| por la media sobre las muestras del lote de 1/σ, y la inferencia divide por la misma σ. \
+        No entra la σ de ninguna otra muestra, así que allí el factor del lote (γ/σ)² del artículo no acopla una muestra a su \
+        lote.",
     gamma_teach: "BN divide cada canal por la desviación estándar σ del lote y lo multiplica por una escala aprendida γ. El \
         artículo muestra que, en un paso de descenso por gradiente estocástico, el avance sobre un dato atípico se multiplica \
         por (γ/σ)², y que los atípicos empujan γ hacia arriba: un ciclo de retroalimentación. Adam (el optimizador por defecto) \
@@ -431,6 +444,10 @@ pub const PT: Lenses = Lenses {
         "medido com BN ÷ sem BN, limpas",
     ],
     gamma_heading: "O amplificador: γ/σ por camada BN",
+    gamma_heading_any: "O amplificador: γ/σ por camada de normalização",
+    gamma_per_sample: "GroupNorm e LayerNorm dividem cada amostra pelo próprio σ (por grupo de canais), não pelo do lote: \
+        suas linhas mostram |γ| vezes a média sobre as amostras do lote de 1/σ, e a inferência divide pelo mesmo σ. Nenhum σ \
+        de outra amostra entra, então ali o fator do lote (γ/σ)² do artigo não acopla uma amostra ao seu lote.",
     gamma_teach: "A BN divide cada canal pelo desvio padrão σ do lote e o multiplica por uma escala aprendida γ. O artigo \
         mostra que, em um passo de descida do gradiente estocástica, o avanço sobre um dado atípico é multiplicado por (γ/σ)², \
         e que os atípicos empurram γ para cima: um ciclo de realimentação. O Adam (o otimizador padrão) divide o passo de cada \

@@ -2,10 +2,10 @@
 //! config cannot run. One struct, one literal per language.
 //!
 //! The core's notices and errors are enums (`link::Notice`, `read::ReadError`,
-//! `config::ConfigProblem`, `canary::CanaryError`) whose `Display` is the English the CLI writes;
-//! the page writes them with these texts by variant ([`crate::say::notice`]), and the English here
-//! is that `Display`, word for word. Values come in already written: numbers in the language's way,
-//! a key or value the link gave quoted (`"abc"`), a field by its link name (`label_noise`).
+//! `config::ConfigProblem`, `canary::CanaryError`, `theory::TheoryError`); the page (in its
+//! language) and the CLI (in English) write them with these texts by variant
+//! ([`crate::say::notice`]). Values come in already written: numbers in the language's way, a key
+//! or value the link gave quoted (`"abc"`), a field by its link name (`label_noise`).
 
 use serde::Serialize;
 
@@ -54,10 +54,13 @@ pub struct Notices {
     /// key.
     #[serde(skip)]
     pub repeated: fn(&str) -> String,
-    /// How many settings a link may have (`link::MAX_PAIRS`).
+    /// What of a link was ignored (`too_many` or `too_long`).
+    #[serde(skip)]
+    pub ignored: fn(&str) -> String,
+    /// The settings after the first `link::MAX_PAIRS` (how many a link may have).
     #[serde(skip)]
     pub too_many: fn(&str) -> String,
-    /// How many characters the part had.
+    /// A setting of that many characters.
     #[serde(skip)]
     pub too_long: fn(&str) -> String,
     /// key, why the combination cannot run.
@@ -110,9 +113,16 @@ pub struct Notices {
     /// batch size, training set size.
     #[serde(skip)]
     pub batch_over_train: fn(&str, &str) -> String,
+    /// The normalization compared with itself (its name, as the `norm` menu writes it).
+    #[serde(skip)]
+    pub same_norm: fn(&str) -> String,
     /// Before serde's text.
     pub not_json: &'static str,
     pub not_object: &'static str,
+
+    // What is wrong with a theory lab's setting (`theory::TheoryError`; out of range: `out_of_range`).
+    pub not_finite: &'static str,
+    pub not_positive: &'static str,
 
     // The controls' notices.
     #[serde(skip)]
@@ -131,8 +141,9 @@ pub const EN: Notices = Notices {
     },
     clamped: |key, value, to| format!("{key}: {value} is out of range; clamped to {to}"),
     repeated: |key| format!("{key} was given more than once; the last value counts"),
-    too_many: |max| format!("ignored everything after the first {max} settings"),
-    too_long: |len| format!("ignored a setting of {len} characters"),
+    ignored: |what| format!("ignored {what}"),
+    too_many: |max| format!("everything after the first {max} settings"),
+    too_long: |len| format!("a setting of {len} characters"),
     conflict: |key, reason| format!("{key}: {reason}; kept the default"),
     more: |count| format!("and {count} more not listed"),
     ask_foreign_frame: "This page is shown inside another site's page, so its link does not start a run by itself.",
@@ -165,8 +176,12 @@ pub const EN: Notices = Notices {
     },
     one_shadow: "1 is not enough: LiRA needs an IN and an OUT model for every candidate; use 0 (no attack) or at least 2",
     batch_over_train: |batch, train| format!("{batch} is larger than train_size ({train})"),
+    same_norm: |norm| format!("{norm} is compared with itself; choose another normalization"),
     not_json: "not valid JSON: ",
     not_object: "expected a JSON object",
+
+    not_finite: "not a finite number",
+    not_positive: "must be above 0",
 
     invalid_control: |&InvalidControl { name, raw, reason, kept }| {
         format!("{name}: {raw} is not valid ({reason}); kept {kept}")
@@ -187,8 +202,9 @@ pub const ES: Notices = Notices {
     },
     clamped: |key, value, to| format!("{key}: {value} está fuera de rango; se ajustó a {to}"),
     repeated: |key| format!("{key} aparece más de una vez; vale el último valor"),
-    too_many: |max| format!("se ignoró todo lo que sigue a los primeros {max} ajustes"),
-    too_long: |len| format!("se ignoró un ajuste de {len} caracteres"),
+    ignored: |what| format!("se ignoró {what}"),
+    too_many: |max| format!("todo lo que sigue a los primeros {max} ajustes"),
+    too_long: |len| format!("un ajuste de {len} caracteres"),
     conflict: |key, reason| format!("{key}: {reason}; se mantiene el valor predeterminado"),
     more: |count| format!("y {count} más sin listar"),
     ask_foreign_frame: "Esta página se muestra dentro de la página de otro sitio, así que su enlace no inicia un entrenamiento por sí solo.",
@@ -223,8 +239,12 @@ pub const ES: Notices = Notices {
     },
     one_shadow: "1 no alcanza: LiRA necesita un modelo IN y uno OUT para cada candidato; usa 0 (sin ataque) o al menos 2",
     batch_over_train: |batch, train| format!("{batch} es mayor que train_size ({train})"),
+    same_norm: |norm| format!("{norm} se compara consigo misma; elige otra normalización"),
     not_json: "JSON no válido: ",
     not_object: "se esperaba un objeto JSON",
+
+    not_finite: "no es un número finito",
+    not_positive: "debe ser mayor que 0",
 
     invalid_control: |&InvalidControl { name, raw, reason, kept }| {
         format!("{name}: {raw} no es válido ({reason}); se mantiene {kept}")
@@ -245,8 +265,9 @@ pub const PT: Notices = Notices {
     },
     clamped: |key, value, to| format!("{key}: {value} está fora do intervalo; ajustado para {to}"),
     repeated: |key| format!("{key} aparece mais de uma vez; vale o último valor"),
-    too_many: |max| format!("tudo o que vem depois das primeiras {max} configurações foi ignorado"),
-    too_long: |len| format!("uma configuração de {len} caracteres foi ignorada"),
+    ignored: |what| format!("ignorou-se {what}"),
+    too_many: |max| format!("tudo o que vem depois das primeiras {max} configurações"),
+    too_long: |len| format!("uma configuração de {len} caracteres"),
     conflict: |key, reason| format!("{key}: {reason}; mantido o valor padrão"),
     more: |count| format!("e mais {count} não listados"),
     ask_foreign_frame: "Esta página aparece dentro da página de outro site, então o link dela não inicia um treino sozinho.",
@@ -281,8 +302,12 @@ pub const PT: Notices = Notices {
     },
     one_shadow: "1 não basta: o LiRA precisa de um modelo IN e um OUT para cada candidato; use 0 (sem ataque) ou pelo menos 2",
     batch_over_train: |batch, train| format!("{batch} é maior que train_size ({train})"),
+    same_norm: |norm| format!("{norm} é comparada consigo mesma; escolha outra normalização"),
     not_json: "JSON inválido: ",
     not_object: "esperado um objeto JSON",
+
+    not_finite: "não é um número finito",
+    not_positive: "deve ser maior que 0",
 
     invalid_control: |&InvalidControl { name, raw, reason, kept }| {
         format!("{name}: {raw} não é válido ({reason}); mantido {kept}")

@@ -35,7 +35,7 @@ pub struct Paper {
     /// know, or a number missing).
     #[serde(skip)]
     pub plain: fn(char, &Said) -> Option<String>,
-    pub claims: [ClaimText; 8],
+    pub claims: [ClaimText; 10],
     pub stats: StatWords,
     pub captions: Captions,
 }
@@ -91,6 +91,16 @@ fn plain_en(id: char, s: &Said) -> Option<String> {
             "With 5 % wrong labels, the attacker's AUC is {} points higher against BN.",
             s.num(s.get("Δ AUC 5% (pts)")?, 0)
         ),
+        'i' => format!(
+            "With 5 % wrong labels, BN memorized {} points more of them than GroupNorm, and the attacker's AUC was {} points higher against BN.",
+            s.signed(s.get("Δ flipped 5% BN − GN (pts)")?, 0),
+            s.signed(s.get("Δ AUC 5% BN − GN (pts)")?, 0)
+        ),
+        'j' => format!(
+            "With 5 % wrong labels, GroupNorm memorized {} points more of them than no-BN, and the attacker's AUC was {} points higher against GroupNorm.",
+            s.signed(s.get("Δ flipped 5% GN − no-BN (pts)")?, 0),
+            s.signed(s.get("Δ AUC 5% GN − no-BN (pts)")?, 0)
+        ),
         'd' => format!(
             "From epoch 1 on, γ/σ grew {} more with 5 % wrong labels than with none (Adam).",
             s.signed(s.get("Adam Δγ/σ 5% − 0%, mean over layers")?, 2)
@@ -132,6 +142,16 @@ fn plain_es(id: char, s: &Said) -> Option<String> {
             "Con un 5 % de etiquetas erróneas, el AUC del atacante es {} puntos mayor contra BN.",
             s.num(s.get("Δ AUC 5% (pts)")?, 0)
         ),
+        'i' => format!(
+            "Con un 5 % de etiquetas erróneas, BN memorizó {} puntos más de ellas que GroupNorm, y el AUC del atacante fue {} puntos mayor contra BN.",
+            s.signed(s.get("Δ flipped 5% BN − GN (pts)")?, 0),
+            s.signed(s.get("Δ AUC 5% BN − GN (pts)")?, 0)
+        ),
+        'j' => format!(
+            "Con un 5 % de etiquetas erróneas, GroupNorm memorizó {} puntos más de ellas que el modelo sin BN, y el AUC del atacante fue {} puntos mayor contra GroupNorm.",
+            s.signed(s.get("Δ flipped 5% GN − no-BN (pts)")?, 0),
+            s.signed(s.get("Δ AUC 5% GN − no-BN (pts)")?, 0)
+        ),
         'd' => format!(
             "Desde la época 1, γ/σ creció {} más con un 5 % de etiquetas erróneas que sin ninguna (Adam).",
             s.signed(s.get("Adam Δγ/σ 5% − 0%, mean over layers")?, 2)
@@ -172,6 +192,16 @@ fn plain_pt(id: char, s: &Said) -> Option<String> {
         'c' => format!(
             "Com 5% de rótulos errados, a AUC do atacante é {} pontos maior contra a BN.",
             s.num(s.get("Δ AUC 5% (pts)")?, 0)
+        ),
+        'i' => format!(
+            "Com 5% de rótulos errados, a BN decorou {} pontos a mais deles que o GroupNorm, e a AUC do atacante foi {} pontos maior contra a BN.",
+            s.signed(s.get("Δ flipped 5% BN − GN (pts)")?, 0),
+            s.signed(s.get("Δ AUC 5% BN − GN (pts)")?, 0)
+        ),
+        'j' => format!(
+            "Com 5% de rótulos errados, o GroupNorm decorou {} pontos a mais deles que o modelo sem BN, e a AUC do atacante foi {} pontos maior contra o GroupNorm.",
+            s.signed(s.get("Δ flipped 5% GN − no-BN (pts)")?, 0),
+            s.signed(s.get("Δ AUC 5% GN − no-BN (pts)")?, 0)
         ),
         'd' => format!(
             "A partir da época 1, γ/σ cresceu {} a mais com 5% de rótulos errados do que sem nenhum (Adam).",
@@ -327,6 +357,22 @@ pub const EN: Paper = Paper {
             caveat: "at the end of training, not at matched fit; the OOD arm is shown, not tested",
         },
         ClaimText {
+            id: 'i',
+            claim: "GroupNorm, normalizing each sample by its own statistics, memorizes and leaks less than BN (our question)",
+            paper: "our test of the paper's explanation, that BN couples the samples of a batch: at 5 % flipped, BN minus a \
+                    GroupNorm model of the same seed (2 groups a layer), flipped accuracy (mean over epochs) and LiRA AUC \
+                    above 0",
+            caveat: "one choice of groups; the GroupNorm model trains alone, on the same data, initial weights and order as \
+                     the comparison's",
+        },
+        ClaimText {
+            id: 'j',
+            claim: "GroupNorm still memorizes and leaks more than no normalization (our question)",
+            paper: "at 5 % flipped, GroupNorm minus no-BN: flipped accuracy (mean over epochs) and LiRA AUC above 0",
+            caveat: "read with (i): both held, GroupNorm lies in between; (i) alone, it is like no normalization; (i) not \
+                     held, it is like BN",
+        },
+        ClaimText {
             id: 'd',
             claim: "Outliers push γ/σ up: from epoch 1 to the end, γ/σ grows more at 5 % than at 0 %",
             paper: "the feedback loop; ours: per seed, the change of median γ/σ (batch σ) from epoch 1, 5 % minus 0 %, mean \
@@ -453,6 +499,24 @@ pub const ES: Paper = Paper {
             claim: "LiRA gana más contra los modelos con BN (AUC, BN − sin BN)",
             paper: "diferencia positiva con datos limpios, ≥ +3 pts al 1 %, ≥ +4 pts al 5 %",
             caveat: "al final del entrenamiento, no con el mismo ajuste; el brazo OOD se muestra, no se prueba",
+        },
+        ClaimText {
+            id: 'i',
+            claim: "GroupNorm, que normaliza cada muestra con sus propias estadísticas, memoriza y filtra menos que BN \
+                    (nuestra pregunta)",
+            paper: "nuestra prueba de la explicación del artículo, que BN acopla las muestras de un lote: al 5 % de \
+                    etiquetas invertidas, BN menos un modelo GroupNorm de la misma semilla (2 grupos por capa), la \
+                    exactitud en las invertidas (media sobre las épocas) y el AUC de LiRA por encima de 0",
+            caveat: "una sola elección de grupos; el modelo GroupNorm se entrena solo, con los mismos datos, pesos \
+                     iniciales y orden que la comparación",
+        },
+        ClaimText {
+            id: 'j',
+            claim: "GroupNorm aún memoriza y filtra más que sin normalización (nuestra pregunta)",
+            paper: "al 5 % de etiquetas invertidas, GroupNorm menos sin BN: la exactitud en las invertidas (media sobre las \
+                    épocas) y el AUC de LiRA por encima de 0",
+            caveat: "se lee junto con (i): si ambas se cumplen, GroupNorm queda en medio; si solo (i), se parece a no \
+                     normalizar; si (i) no se cumple, se parece a BN",
         },
         ClaimText {
             id: 'd',
@@ -586,6 +650,24 @@ pub const PT: Paper = Paper {
             claim: "O LiRA ganha mais contra modelos com BN (AUC, BN − sem BN)",
             paper: "positiva com dados limpos, ≥ +3 pts a 1%, ≥ +4 pts a 5%",
             caveat: "no fim do treino, não no mesmo ajuste; o braço OOD é mostrado, não testado",
+        },
+        ClaimText {
+            id: 'i',
+            claim: "O GroupNorm, que normaliza cada amostra pelas próprias estatísticas, decora e vaza menos que a BN \
+                    (nossa pergunta)",
+            paper: "nosso teste da explicação do artigo, de que a BN acopla as amostras de um lote: com 5% de rótulos \
+                    trocados, BN menos um modelo GroupNorm da mesma semente (2 grupos por camada), a acurácia nos \
+                    trocados (média sobre as épocas) e a AUC do LiRA acima de 0",
+            caveat: "uma só escolha de grupos; o modelo GroupNorm treina sozinho, com os mesmos dados, pesos iniciais e \
+                     ordem da comparação",
+        },
+        ClaimText {
+            id: 'j',
+            claim: "O GroupNorm ainda decora e vaza mais que sem normalização (nossa pergunta)",
+            paper: "com 5% de rótulos trocados, GroupNorm menos sem BN: a acurácia nos trocados (média sobre as épocas) e a \
+                    AUC do LiRA acima de 0",
+            caveat: "leia com (i): as duas confirmadas, o GroupNorm fica no meio; só (i), parece não normalizar; (i) não \
+                     confirmada, parece a BN",
         },
         ClaimText {
             id: 'd',

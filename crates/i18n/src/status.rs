@@ -198,6 +198,12 @@ pub struct Failure {
     pub job_before_data: &'static str,
     pub attack_before_data: &'static str,
     pub nothing_to_attack: &'static str,
+    /// How many jobs of an experiment have no result yet, and the first one's key (when known).
+    #[serde(skip)]
+    pub jobs_missing: fn(&str, Option<&str>) -> String,
+    /// The key of a result that should be a target model's and is not.
+    #[serde(skip)]
+    pub not_a_target: fn(&str) -> String,
     /// The worker's error.
     #[serde(skip)]
     pub worker_failed: fn(&str) -> String,
@@ -476,6 +482,11 @@ pub const EN: Status = Status {
         job_before_data: "a job before the data",
         attack_before_data: "an attack before the data",
         nothing_to_attack: "nothing to attack",
+        jobs_missing: |n, key| match key {
+            Some(key) => format!("{n} job(s) have no result yet (e.g. key {key})"),
+            None => format!("{n} job(s) have no result yet"),
+        },
+        not_a_target: |key| format!("job {key} is not a target"),
         worker_failed: |e| format!("a training worker failed: {e}"),
         worker_script: "the worker's script failed to load or run",
         worker_panicked: |e| format!("a training worker panicked: {e}"),
@@ -706,6 +717,11 @@ pub const ES: Status = Status {
         job_before_data: "una tarea antes de los datos",
         attack_before_data: "un ataque antes de los datos",
         nothing_to_attack: "nada que atacar",
+        jobs_missing: |n, key| match key {
+            Some(key) => format!("{n} tarea(s) aún sin resultado (p. ej., la clave {key})"),
+            None => format!("{n} tarea(s) aún sin resultado"),
+        },
+        not_a_target: |key| format!("la tarea {key} no es la de un modelo atacado"),
         worker_failed: |e| format!("falló un worker de entrenamiento: {e}"),
         worker_script: "el script del worker no se pudo cargar o ejecutar",
         worker_panicked: |e| format!("un worker de entrenamiento entró en pánico: {e}"),
@@ -954,6 +970,11 @@ pub const PT: Status = Status {
         job_before_data: "uma tarefa antes dos dados",
         attack_before_data: "um ataque antes dos dados",
         nothing_to_attack: "nada a atacar",
+        jobs_missing: |n, key| match key {
+            Some(key) => format!("{n} tarefa(s) ainda sem resultado (p. ex., a chave {key})"),
+            None => format!("{n} tarefa(s) ainda sem resultado"),
+        },
+        not_a_target: |key| format!("a tarefa {key} não é de um modelo-alvo"),
         worker_failed: |e| format!("um worker de treinamento falhou: {e}"),
         worker_script: "o script do worker não pôde ser carregado ou executado",
         worker_panicked: |e| format!("um worker de treinamento entrou em pânico: {e}"),

@@ -2,7 +2,7 @@
 
 use super::*;
 use spotlight_core::attack::variance_for;
-use spotlight_core::report::SampleLira;
+use spotlight_core::report::{SampleEpoch, SampleLira};
 
 /// ROC curves of LiRA (and the loss attack, thinner) on log-log axes, with the chance line.
 pub fn roc_curves(report: &Report, lang: Lang) -> String {
@@ -106,11 +106,7 @@ pub fn budget_curves(report: &Report, lang: Lang) -> String {
 pub fn sample_lira(s: &SampleLira, variant: Variant, lang: Lang) -> String {
     let t = &lang.texts().charts;
     let f = &s.fitted;
-    let color = match variant {
-        Variant::Bn => BN_COLOR,
-        Variant::Plain => PLAIN_COLOR,
-        Variant::BnReg => REG_COLOR,
-    };
+    let color = color_of_variant(variant);
     let sd = |v: f64| v.max(1e-12).sqrt();
     let mut lo = s.phi.min(f.mu_out - 3.0 * sd(f.var_out));
     let mut hi = s.phi.max(f.mu_out + 3.0 * sd(f.var_out));
@@ -177,6 +173,55 @@ pub fn sample_lira(s: &SampleLira, variant: Variant, lang: Lang) -> String {
         let target = BLACK.stroke_width(2);
         stroke(&mut chart, vec![(s.phi, 0.0), (s.phi, top)], target, Dash::Solid)?;
         keys.add(t.attacked_phi, Mark::Line(target, Dash::Solid));
+        Ok(keys)
+    })
+}
+
+/// One member's margin over the epochs the attacked model was measured at (0: untrained), with the
+/// line at 0 above which the model predicts the label it was given: where an outlier's label is
+/// learned by heart. In the colour of the model it belongs to; empty without a history.
+pub fn sample_history(history: &[SampleEpoch], variant: Variant, lang: Lang) -> String {
+    if history.is_empty() {
+        return String::new();
+    }
+    let t = &lang.texts().charts;
+    let points: Vec<(f64, f64)> =
+        history.iter().map(|h| (h.epoch as f64, f64::from(h.margin))).collect();
+    let (lo, hi) = points.iter().fold((0.0f64, 0.0f64), |(a, b), p| (a.min(p.1), b.max(p.1)));
+    let pad = 0.1 * (hi - lo).max(1e-3);
+    let (lo, hi) = (lo - pad, hi + pad);
+    let xmax = points.last().map_or(1.0, |p| p.0).max(1.0);
+    let name = model_name(variant, lang);
+    let desc = [
+        describe::series(name, t.epoch, &points, describe::num, lang),
+        format!("{} {}", t.reference_at, describe::num(0.0, lang)),
+    ]
+    .join(". ");
+    let color = color_of_variant(variant);
+    svg(WIDTH, 260, t.history_title, &desc, lang, |root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(t.history_title, ("sans-serif", CAPTION))
+            .margin(10)
+            .margin_right(24)
+            .x_label_area_size(48)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0f64..xmax, lo..hi)
+            .map_err(|e| e.to_string())?;
+        mesh(&mut chart)
+            .x_desc(t.epoch_axis)
+            .y_desc(t.margin_axis)
+            .x_labels(xmax as usize + 1)
+            .y_labels(6)
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_label_formatter(&|v| tick(v, lang))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        let mut keys = Legend::default();
+        stroke(&mut chart, vec![(0.0, 0.0), (xmax, 0.0)], GREY.stroke_width(1), Dash::Solid)?;
+        let style = color.stroke_width(3);
+        stroke(&mut chart, points.clone(), style, Dash::of(variant))?;
+        marks(&mut chart, points, model_mark(variant, color.filled()))?;
+        keys.add(name, Mark::Line(style, Dash::of(variant)));
         Ok(keys)
     })
 }

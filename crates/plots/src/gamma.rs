@@ -1,27 +1,36 @@
-//! The amplifier lens: γ/σ per BN layer over the epochs.
+//! The amplifier lens: γ/σ per normalization layer over the epochs.
 
 use super::*;
 
-/// The BN layers' looks in the γ/σ chart (Okabe–Ito: vermillion, orange, sky blue, bluish green;
-/// each with its own dash as well).
+/// The layers' looks in the γ/σ chart of one normalized model (Okabe–Ito: vermillion, orange, sky
+/// blue, bluish green), each with its own dash as well; with two or more normalized models each
+/// takes its model's colour and the dashes tell the layers apart.
 const LAYER_LOOKS: [(RGBColor, Dash); 4] = [
     (BN_COLOR, Dash::Solid),
     (RGBColor(230, 159, 0), Dash::Long),
     (RGBColor(86, 180, 233), Dash::Short),
-    (RGBColor(0, 158, 115), Dash::Long),
+    (RGBColor(0, 158, 115), Dash::Dotted),
 ];
 
-/// γ/σ per BN layer over the epochs — the median over channels with the batch σ (the paper's σ),
-/// epoch 0 the untrained model — with the line γ/σ = 1.
+/// γ/σ per normalization layer over the epochs — the median over channels with the batch σ (the
+/// paper's σ; GroupNorm's and LayerNorm's σ is each sample's own, averaged as 1/σ over the batch),
+/// epoch 0 the untrained model — with the line γ/σ = 1. BN's layers in their own colours, another
+/// model's in its colour (the layers told apart by their dashes).
 pub fn gamma_sigma_curves(reports: &[&Report], lang: Lang) -> String {
     let t = &lang.texts().charts;
+    let normalized = |r: &&Report, run: &&ModelRun| r.variant(run).norm() != Norm::None;
+    let models =
+        reports.iter().flat_map(|r| r.runs.iter().filter(|run| normalized(r, run))).count();
+    let per_sample = reports.iter().any(|r| {
+        r.runs.iter().any(|run| matches!(r.variant(run).norm(), Norm::Group | Norm::Layer))
+    });
     let mut series = Vec::new();
     for r in reports {
-        for run in r.runs.iter().filter(|run| run.batch_norm) {
+        for run in r.runs.iter().filter(|run| normalized(r, run)) {
             let layers = run.epochs.first().map_or(0, |e| e.gamma_sigma.len());
             for l in 0..layers {
                 let (layer_color, dash) = LAYER_LOOKS[l % LAYER_LOOKS.len()];
-                let color = if r.variant(run) == Variant::BnReg { REG_COLOR } else { layer_color };
+                let color = if models > 1 { color_of_variant(r.variant(run)) } else { layer_color };
                 series.push(Line {
                     label: format!(
                         "{} {}",
@@ -42,5 +51,6 @@ pub fn gamma_sigma_curves(reports: &[&Report], lang: Lang) -> String {
             }
         }
     }
-    lines(t.gamma_title, t.epoch_axis, t.median_gamma_sigma, &series, Some((1.0, "γ/σ = 1")), lang)
+    let title = if per_sample { t.gamma_title_any } else { t.gamma_title };
+    lines(title, t.epoch_axis, t.median_gamma_sigma, &series, Some((1.0, "γ/σ = 1")), lang)
 }

@@ -15,6 +15,9 @@ pub enum Mark {
     Dot(u32, ShapeStyle),
     Square(ShapeStyle),
     Triangle(u32, ShapeStyle),
+    Cross(u32, ShapeStyle),
+    /// A circle's outline.
+    Ring(u32, ShapeStyle),
 }
 
 /// The keys of one chart, in drawing order (an entry given twice is kept once).
@@ -66,18 +69,21 @@ impl Legend {
         for ((label, mark), (x, row)) in self.0.iter().zip(at) {
             let y = PAD + ROW * row + ROW / 2;
             match *mark {
-                Mark::Line(s, Dash::Solid) => {
-                    area.draw(&PathElement::new(vec![(x, y), (x + 22, y)], s))
-                }
-                Mark::Line(s, Dash::Long) => {
-                    area.draw(&DashedPathElement::new(vec![(x, y), (x + 22, y)], 9, 5, s))
-                }
-                Mark::Line(s, Dash::Short) => {
-                    area.draw(&DashedPathElement::new(vec![(x, y), (x + 22, y)], 3, 3, s))
-                }
+                Mark::Line(s, dash) => match dash.pattern() {
+                    None => area.draw(&PathElement::new(vec![(x, y), (x + 22, y)], s)),
+                    Some((on, off)) => {
+                        area.draw(&DashedPathElement::new(vec![(x, y), (x + 22, y)], on, off, s))
+                    }
+                },
                 Mark::Dot(r, s) => area.draw(&Circle::new((x + 11, y), r, s)),
                 Mark::Square(s) => area.draw(&Rectangle::new([(x + 4, y - 6), (x + 18, y + 6)], s)),
                 Mark::Triangle(r, s) => area.draw(&TriangleMarker::new((x + 11, y), r, s)),
+                Mark::Cross(r, s) => area.draw(&Cross::new((x + 11, y), r, s.stroke_width(2))),
+                Mark::Ring(r, s) => area.draw(&Circle::new(
+                    (x + 11, y),
+                    r,
+                    ShapeStyle { filled: false, ..s }.stroke_width(2),
+                )),
             }
             .map_err(e)?;
             area.draw(&Text::new(label.as_str(), (x + MARK, y), style.clone())).map_err(e)?;

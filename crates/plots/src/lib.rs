@@ -13,7 +13,7 @@ mod svg;
 mod theory;
 mod training;
 
-pub use attack::{budget_curves, roc_curves, sample_lira};
+pub use attack::{budget_curves, roc_curves, sample_history, sample_lira};
 pub use gamma::gamma_sigma_curves;
 pub use gradients::{grad_norm_curves, grad_norm_histograms};
 pub use paper::{paper_charts, tradeoff_chart};
@@ -31,6 +31,7 @@ use plotters::coord::ranged1d::ValueFormatter;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use spotlight_core::Variant;
+use spotlight_core::config::Norm;
 use spotlight_core::paper::PaperTable;
 use spotlight_core::report::{AttackReport, EpochRecord, LivePoint, ModelRun, Report, median};
 use spotlight_i18n::charts::Charts;
@@ -42,14 +43,20 @@ use spotlight_i18n::charts::Charts;
 pub const BN_COLOR: RGBColor = RGBColor(213, 94, 0);
 pub const PLAIN_COLOR: RGBColor = RGBColor(0, 114, 178);
 const REG_COLOR: RGBColor = RGBColor(204, 121, 167);
+/// GroupNorm's bluish green and LayerNorm's sky blue (the same palette).
+const GN_COLOR: RGBColor = RGBColor(0, 158, 115);
+const LN_COLOR: RGBColor = RGBColor(86, 180, 233);
 const GREY: RGBColor = RGBColor(120, 120, 120);
 
-/// How a line is stroked: BN solid, no-BN in long dashes, BN with the regularizer in short ones.
+/// How a line is stroked: BN solid, no-BN in long dashes, BN with the regularizer in short ones,
+/// GroupNorm in longer dashes, LayerNorm dotted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dash {
     Solid,
     Long,
     Short,
+    Longer,
+    Dotted,
 }
 
 impl Dash {
@@ -58,7 +65,31 @@ impl Dash {
             Variant::Bn => Self::Solid,
             Variant::Plain => Self::Long,
             Variant::BnReg => Self::Short,
+            Variant::Gn => Self::Longer,
+            Variant::Ln => Self::Dotted,
         }
+    }
+
+    /// Its dash and gap lengths (`None`: solid).
+    pub(crate) fn pattern(self) -> Option<(u32, u32)> {
+        match self {
+            Self::Solid => None,
+            Self::Long => Some((9, 5)),
+            Self::Short => Some((3, 3)),
+            Self::Longer => Some((16, 4)),
+            Self::Dotted => Some((1, 4)),
+        }
+    }
+}
+
+/// A model's colour.
+fn color_of_variant(variant: Variant) -> RGBColor {
+    match variant {
+        Variant::BnReg => REG_COLOR,
+        Variant::Bn => BN_COLOR,
+        Variant::Plain => PLAIN_COLOR,
+        Variant::Gn => GN_COLOR,
+        Variant::Ln => LN_COLOR,
     }
 }
 
@@ -73,10 +104,11 @@ where
     CT: CoordTranslate,
     CT::From: Clone + 'static,
 {
-    match dash {
-        Dash::Solid => chart.draw_series(LineSeries::new(points, style)).map(drop),
-        Dash::Long => chart.draw_series(DashedLineSeries::new(points, 9, 5, style)).map(drop),
-        Dash::Short => chart.draw_series(DashedLineSeries::new(points, 3, 3, style)).map(drop),
+    match dash.pattern() {
+        None => chart.draw_series(LineSeries::new(points, style)).map(drop),
+        Some((on, off)) => {
+            chart.draw_series(DashedLineSeries::new(points, on, off, style)).map(drop)
+        }
     }
     .map_err(|e| e.to_string())
 }
@@ -188,11 +220,7 @@ fn dash_of(report: &Report, run: &ModelRun) -> Dash {
 }
 
 fn color_of(report: &Report, run: &ModelRun) -> RGBColor {
-    match report.variant(run) {
-        Variant::BnReg => REG_COLOR,
-        Variant::Bn => BN_COLOR,
-        Variant::Plain => PLAIN_COLOR,
-    }
+    color_of_variant(report.variant(run))
 }
 
 /// A group of samples in [`accuracy_curves`], named in the chart's language.
@@ -220,12 +248,15 @@ impl Group {
 }
 
 /// A model's mark at its epoch points, so that no chart tells the models apart by colour alone: a
-/// circle for BN, a triangle for no-BN, a square for BN with the regularizer.
+/// circle for BN, a triangle for no-BN, a square for BN with the regularizer, a cross for
+/// GroupNorm, a ring for LayerNorm.
 fn model_mark(variant: Variant, style: ShapeStyle) -> Mark {
     match variant {
         Variant::Bn => Mark::Dot(5, style),
         Variant::Plain => Mark::Triangle(6, style),
         Variant::BnReg => Mark::Square(style),
+        Variant::Gn => Mark::Cross(6, style),
+        Variant::Ln => Mark::Ring(5, style),
     }
 }
 
@@ -244,6 +275,14 @@ where
         }
         Mark::Triangle(r, st) => {
             chart.draw_series(points.into_iter().map(|p| TriangleMarker::new(p, r, st))).map(drop)
+        }
+        Mark::Cross(r, st) => {
+            let st = st.stroke_width(2);
+            chart.draw_series(points.into_iter().map(|p| Cross::new(p, r, st))).map(drop)
+        }
+        Mark::Ring(r, st) => {
+            let st = ShapeStyle { filled: false, ..st }.stroke_width(2);
+            chart.draw_series(points.into_iter().map(|p| Circle::new(p, r, st))).map(drop)
         }
         Mark::Square(st) | Mark::Line(st, _) => chart
             .draw_series(
@@ -535,6 +574,55 @@ mod tests {
         };
         assert!(strokes(PLAIN_COLOR) > 2 * strokes(BN_COLOR), "{lines}");
     }
+    /// A GroupNorm and a LayerNorm model beside BN: every chart draws them, in their own colours
+    /// and dashes, named, and the γ/σ chart has their layers too (the report's round trip is the
+    /// core's test).
+    #[test]
+    fn every_chart_draws_groupnorm_and_layernorm() {
+        let runs: Vec<ModelRun> = [Variant::Bn, Variant::Gn, Variant::Ln]
+            .into_iter()
+            .map(|v| ModelRun {
+                epochs: (0..3).map(|e| epoch(e, 0.2 * e as f64)).collect(),
+                ..ModelRun::new(v)
+            })
+            .collect();
+        let r = Report { config: Default::default(), backend: "test".into(), runs };
+        let color = |c: RGBColor| format!("stroke=\"#{:02X}{:02X}{:02X}\"", c.0, c.1, c.2);
+        for (name, svg) in [
+            ("accuracy", accuracy_curves(&[&r], "t", Lang::En)),
+            ("γ/σ", gamma_sigma_curves(&[&r], Lang::En)),
+            ("gradient curves", grad_norm_curves(&r, Lang::En)),
+            ("gradient histograms", grad_norm_histograms(&r, Lang::En)),
+        ] {
+            assert!(!svg.contains("chart error"), "{name}: {svg}");
+            for (model, c) in [("GroupNorm", GN_COLOR), ("LayerNorm", LN_COLOR)] {
+                assert!(svg.contains(model), "{name}: no {model} in {svg}");
+                if name != "gradient histograms" {
+                    assert!(svg.contains(&color(c)), "{name}: {model}'s colour missing");
+                }
+            }
+        }
+        assert!(gamma_sigma_curves(&[&r], Lang::En).contains("GroupNorm conv1"));
+    }
+
+    /// A member's margin over the epochs: its points in words, the line at 0, the model's colour;
+    /// nothing without a history.
+    #[test]
+    fn a_samples_history_draws_its_margin_around_zero() {
+        use spotlight_core::report::SampleEpoch;
+        let h: Vec<SampleEpoch> = [(2.3, -1.5), (1.1, 0.5), (0.2, 2.0)]
+            .iter()
+            .enumerate()
+            .map(|(epoch, &(loss, margin))| SampleEpoch { epoch, loss, margin })
+            .collect();
+        let svg = sample_history(&h, Variant::Gn, Lang::En);
+        assert!(svg.contains("<title>Its margin over the epochs</title>"), "{svg}");
+        assert!(svg.contains("GroupNorm: -1.50 at epoch 0"), "{svg}");
+        assert!(svg.contains("2.00 at epoch 2") && svg.contains("reference line at 0"), "{svg}");
+        assert!(svg.contains(&format!("#{:02X}{:02X}{:02X}", GN_COLOR.0, GN_COLOR.1, GN_COLOR.2)));
+        assert_eq!(sample_history(&[], Variant::Bn, Lang::En), "");
+    }
+
     /// A chart in Spanish says its title, axes and keys in Spanish, and none of them in English.
     #[test]
     fn a_spanish_chart_is_in_spanish() {

@@ -22,15 +22,17 @@ fn epoch_points(v: &[f64]) -> Vec<(f64, f64)> {
 /// memorization, gradient norms, γ/σ and γ (the feedback loop), and the λ trade-off.
 pub fn paper_charts(table: &PaperTable, lang: Lang) -> Vec<(&'static str, String)> {
     let t = &lang.texts().charts;
-    let name = |bn: bool| model_name(Variant::unregularized(bn), lang);
+    let variant = |c: &spotlight_core::paper::LensCurves| {
+        c.variant.unwrap_or(Variant::unregularized(c.batch_norm))
+    };
     let mut memo = Vec::new();
     let mut grads = Vec::new();
     let mut gs = Vec::new();
     let mut gamma = Vec::new();
     for c in &table.curves {
-        let tag = format!("{} {}", name(c.batch_norm), lang.pct(c.noise, 0));
-        let color = if c.batch_norm { BN_COLOR } else { PLAIN_COLOR };
-        let dash = Dash::of(Variant::unregularized(c.batch_norm));
+        let v = variant(c);
+        let tag = format!("{} {}", model_name(v, lang), lang.pct(c.noise, 0));
+        let (color, dash) = (color_of_variant(v), Dash::of(v));
         if c.noise > 0.0 {
             let width = if c.noise > 0.03 { 3 } else { 1 };
             memo.push(Line {
@@ -55,7 +57,7 @@ pub fn paper_charts(table: &PaperTable, lang: Lang) -> Vec<(&'static str, String
                 points: epoch_points(&c.influence_clean),
             });
         }
-        if c.batch_norm && !c.gamma_sigma.is_empty() {
+        if v == Variant::Bn && !c.gamma_sigma.is_empty() {
             let layers = c.gamma_sigma.len() as f64;
             let mean = |m: &Vec<Vec<f64>>| -> Vec<f64> {
                 (0..m[0].len()).map(|e| m.iter().map(|l| l[e]).sum::<f64>() / layers).collect()

@@ -45,8 +45,6 @@ pub mod report;
 #[cfg(test)]
 mod tests;
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 
 pub use data::{Data, Point};
@@ -214,7 +212,8 @@ impl TheoryConfig {
     }
 }
 
-/// What is wrong with a [`TheoryConfig`].
+/// What is wrong with a [`TheoryConfig`]. Its words are `spotlight-i18n`'s
+/// (`say::notice::theory_error`: the page in its language, the CLI in English).
 #[derive(Clone, Debug, PartialEq)]
 pub enum TheoryError {
     /// A field that is NaN or infinite.
@@ -225,16 +224,9 @@ pub enum TheoryError {
     NotPositive { field: &'static str },
 }
 
-impl fmt::Display for TheoryError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::NotFinite { field } => write!(f, "{field}: not a finite number"),
-            Self::OutOfRange { field, value, min, max } => {
-                write!(f, "{field}: {value} is out of range; allowed {min} to {max}")
-            }
-            Self::NotPositive { field } => write!(f, "{field}: must be above 0"),
-        }
+/// The variant and its values, not a sentence (`NotPositive { field: "lr" }`).
+impl std::fmt::Display for TheoryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{self:?}")
     }
 }
-
-impl std::error::Error for TheoryError {}

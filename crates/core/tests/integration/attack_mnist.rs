@@ -4,7 +4,7 @@
 use crate::common;
 
 use burn::tensor::Device;
-use spotlight_core::config::{Config, DatasetName};
+use spotlight_core::config::{Config, DatasetName, Norm};
 use spotlight_core::{experiment, local};
 
 #[test]
@@ -13,7 +13,7 @@ fn lira_beats_chance_on_a_model_trained_with_heavy_label_noise() {
     let config = Config {
         dataset: DatasetName::Mnist,
         compare: false,
-        batch_norm: true,
+        norm: Norm::Batch,
         train_size: 500,
         test_size: 200,
         label_noise: 0.4,

@@ -3,7 +3,7 @@
 use crate::common;
 
 use burn::tensor::Device;
-use spotlight_core::config::{Config, DatasetName};
+use spotlight_core::config::{Config, DatasetName, Norm};
 use spotlight_core::experiment_data::{DeviceData, ExperimentData};
 use spotlight_core::report::{EpochRecord, median};
 use spotlight_core::train::{TrainError, Trainer};
@@ -23,12 +23,12 @@ fn small() -> Config {
     }
 }
 
-fn one_epoch(config: &Config, device: &Device, batch_norm: bool) -> EpochRecord {
+fn one_epoch(config: &Config, device: &Device, norm: Norm) -> EpochRecord {
     let ds = common::load(config.dataset);
     let data = ExperimentData::build(config, &ds, None).unwrap();
     let dev = DeviceData::new(&data, device);
     let mut t =
-        Trainer::new(config, config.variant(batch_norm), &data, &dev, data.members(), config.seed);
+        Trainer::new(config, config.variant(norm), &data, &dev, data.members(), config.seed);
     pollster::block_on(async {
         loop {
             if t.step().await.unwrap().epoch_done {
@@ -45,20 +45,21 @@ fn close(a: f64, b: f64, rel: f64) -> bool {
 #[test]
 #[allow(deprecated)]
 fn ndarray_and_flex_agree() {
-    let config = small();
-    for bn in [true, false] {
+    let config = Config { groups: 3, ..small() };
+    // GroupNorm and LayerNorm: Spotlight's kernel on burn-flex, burn's ops on burn-ndarray.
+    for bn in Norm::ALL {
         let a = one_epoch(&config, &Device::ndarray(), bn);
         let b = one_epoch(&config, &Device::flex(), bn);
         // Same seed, same data, same init: only float summation order differs between backends.
         assert!(
             close(a.train_loss, b.train_loss, 1e-3),
-            "bn={bn}: loss {} vs {}",
+            "{bn:?}: loss {} vs {}",
             a.train_loss,
             b.train_loss
         );
         assert!(
             (a.acc_test - b.acc_test).abs() <= 0.02,
-            "bn={bn}: test acc {} vs {}",
+            "{bn:?}: test acc {} vs {}",
             a.acc_test,
             b.acc_test
         );
@@ -70,12 +71,13 @@ fn ndarray_and_flex_agree() {
             [(&a.grad_norms.noisy, &b.grad_norms.noisy), (&a.grad_norms.clean, &b.grad_norms.clean)]
         {
             let (mx, my) = (median(x).unwrap(), median(y).unwrap());
-            assert!(close(mx, my, 0.1), "bn={bn}: median grad norm {mx} vs {my}");
+            assert!(close(mx, my, 0.1), "{bn:?}: median grad norm {mx} vs {my}");
         }
+        assert_eq!(a.gamma_sigma.len(), if bn == Norm::None { 0 } else { 4 });
         for (x, y) in a.gamma_sigma.iter().zip(&b.gamma_sigma) {
             assert!(
                 close(x.running, y.running, 1e-3),
-                "bn={bn}: γ/σ {} vs {}",
+                "{bn:?}: γ/σ {} vs {}",
                 x.running,
                 y.running
             );
@@ -91,7 +93,7 @@ fn non_finite_loss_stops_with_an_error() {
     let mut data = ExperimentData::build(&config, &ds, None).unwrap();
     data.std = 0.0; // every normalized pixel becomes ±inf: the loss is NaN from the first step
     let dev = DeviceData::new(&data, &Device::ndarray());
-    let mut t = Trainer::new(&config, config.variant(true), &data, &dev, data.members(), 1);
+    let mut t = Trainer::new(&config, config.variant(Norm::Batch), &data, &dev, data.members(), 1);
     let err = pollster::block_on(async {
         loop {
             match t.step().await {

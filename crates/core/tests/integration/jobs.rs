@@ -6,7 +6,7 @@
 use crate::common;
 
 use burn::tensor::Device;
-use spotlight_core::config::{Config, DatasetName, RegKind};
+use spotlight_core::config::{Config, DatasetName, Norm, RegKind, Variant};
 use spotlight_core::experiment_data::{DeviceData, ExperimentData};
 use spotlight_core::jobs::{self, JobResult};
 use spotlight_core::local;
@@ -24,6 +24,51 @@ fn tiny() -> Config {
         shadow_models: 3,
         seed: 5,
         ..Config::default()
+    }
+}
+
+/// GroupNorm beside LayerNorm: both train, every lens is measured for both (γ/σ per layer, the
+/// mechanism, LiRA with shadows of the same architecture, the exposed members' history). A run here
+/// goes through the jobs (one engine): the sharded path's equality is the test below's.
+#[test]
+fn groupnorm_and_layernorm_models_run_with_every_lens() {
+    let config = Config { norm: Norm::Group, versus: Norm::Layer, groups: 3, ..tiny() };
+    let ds = common::load(config.dataset);
+    let device = Device::flex();
+    let direct =
+        pollster::block_on(local::run(&config, &ds, None, &device, "flex", |_| {})).unwrap();
+    let variants: Vec<Variant> = direct.runs.iter().map(|r| direct.variant(r)).collect();
+    assert_eq!(variants, [Variant::Gn, Variant::Ln]);
+    for run in &direct.runs {
+        assert!(run.error.is_none(), "{:?}", run.error);
+        let last = run.last().expect("trained");
+        assert_eq!(last.gamma_sigma.len(), 4, "γ/σ of each normalization layer");
+        assert!(last.gamma_sigma.iter().all(|g| g.batch.is_finite() && g.batch > 0.0));
+        // Inference divides by each sample's own σ: the "running" γ/σ is the batch one.
+        assert!(last.gamma_sigma.iter().all(|g| g.running == g.batch));
+        let m = last.mechanism.as_ref().expect("the mechanism measured");
+        assert_eq!(m.gamma_push.len(), 4, "the push on γ of each layer");
+        let attack = run.attack.as_ref().expect("attacked");
+        assert!(attack.lira_online.auc.is_finite());
+        // Each exposed member's loss and margin at every measured epoch; at the last one, the
+        // same model the attack scored: its φ = log(p / (1 − p)), p = e^(−loss).
+        assert!(!attack.exposed.is_empty());
+        for e in &attack.exposed {
+            let lira = e.lira.as_ref().expect("scored");
+            let epochs: Vec<usize> = lira.history.iter().map(|h| h.epoch).collect();
+            assert_eq!(epochs, (0..=config.epochs).collect::<Vec<_>>());
+            let loss = f64::from(lira.history.last().unwrap().loss);
+            if loss > 1e-5 {
+                // (Below it the f32 loss has lost φ's digits: 1 − p ≈ loss.)
+                let p = (-loss).exp();
+                let phi = (p / (1.0 - p)).ln();
+                assert!(
+                    (phi - lira.phi).abs() < 1e-2 * (1.0 + phi.abs()),
+                    "φ {} vs {phi}",
+                    lira.phi
+                );
+            }
+        }
     }
 }
 
@@ -258,8 +303,14 @@ fn train_reg(kind: Option<RegKind>, strength: f64) -> (f64, f64) {
     let ds = common::load(config.dataset);
     let data = ExperimentData::build(&config, &ds, None).unwrap();
     let dev = DeviceData::new(&data, &Device::flex());
-    let mut t =
-        Trainer::new(&config, config.variant(true), &data, &dev, data.members(), config.seed);
+    let mut t = Trainer::new(
+        &config,
+        config.variant(Norm::Batch),
+        &data,
+        &dev,
+        data.members(),
+        config.seed,
+    );
     pollster::block_on(async {
         while !t.finished() {
             if t.step().await.unwrap().epoch_done {

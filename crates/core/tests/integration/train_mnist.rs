@@ -5,7 +5,7 @@
 use crate::common;
 
 use burn::tensor::Device;
-use spotlight_core::config::{Config, DatasetName};
+use spotlight_core::config::{Config, DatasetName, Norm};
 use spotlight_core::experiment_data::{DeviceData, ExperimentData};
 use spotlight_core::report::{EpochRecord, Mechanism};
 use spotlight_core::train::{Trainer, error_norm, margin};
@@ -22,8 +22,14 @@ fn run(config: &Config, batch_norm: bool, untrained: bool, train: bool) -> Vec<E
     let ds = common::load(config.dataset);
     let data = ExperimentData::build(config, &ds, None).unwrap();
     let dev = DeviceData::new(&data, &Device::ndarray());
-    let mut t =
-        Trainer::new(config, config.variant(batch_norm), &data, &dev, data.members(), config.seed);
+    let mut t = Trainer::new(
+        config,
+        config.variant(if batch_norm { Norm::Batch } else { Norm::None }),
+        &data,
+        &dev,
+        data.members(),
+        config.seed,
+    );
     pollster::block_on(async {
         let mut out = Vec::new();
         if untrained {

@@ -1,9 +1,9 @@
-//! A dataset that could not be loaded, and an experiment whose data could not be built, in the
-//! page's language. The data crate's [`FormatProblem`] and the core's [`BuildError`] say what went
-//! wrong, [`crate::status::Data`] holds the sentences; English is their `Display`, word for
-//! word (the CLI's and the browser tests' texts). Numbers are written as the notices write them
-//! ([`Lang::plain`]: the core's in English). Texts that come from elsewhere (the unpacker's error) stay
-//! as they are, inside the translated sentence.
+//! A dataset that could not be loaded, and an experiment whose data could not be built, in a
+//! language (the page's; the CLI's English). The data crate's [`FormatProblem`] and the core's
+//! [`BuildError`] say what went wrong, [`crate::status::Data`] holds the sentences (the CLI's and
+//! the browser tests' texts). Numbers are written as the notices write them ([`Lang::plain`]: in
+//! English as Rust writes them). Texts that come from elsewhere (the unpacker's error) stay as they
+//! are, inside the translated sentence.
 
 use crate::Lang;
 use crate::status::{Data, PoolTooLarge, Shape};
@@ -16,9 +16,11 @@ fn texts(lang: Lang) -> &'static Data {
     &lang.texts().status.data
 }
 
-/// A dataset's error: "file: what is wrong". The page reads only assets, so only their problems
-/// are translated; the pinned source files' (a file that cannot be read, a checksum, IDX and
-/// Fashion-MNIST class files) reach only the `prepare-data` tool and stay in its English.
+/// A dataset's error: "file: what is wrong". The page and the CLI read only assets, so only their
+/// problems are written here; the pinned source files' (a file that cannot be read, a checksum, IDX
+/// and Fashion-MNIST class files) reach only the `prepare-data` tool, a binary of the data crate
+/// that cannot use this crate, and stay in its English (the data crate's `Display`, the only place
+/// those words are).
 pub fn data_error(lang: Lang, e: &DataError) -> String {
     match e {
         DataError::Format { file, problem } => match format_problem(lang, problem) {
@@ -195,11 +197,11 @@ mod tests {
     }
 
     #[test]
-    fn every_asset_error_is_written_in_every_language_and_english_is_the_data_crates() {
+    fn every_asset_error_is_written_in_every_language() {
         for problem in asset_problems() {
             let e = DataError::Format { file: "mnist.spds.gz".into(), problem };
             let [en, es, pt] = Lang::ALL.map(|l| data_error(l, &e));
-            assert_written(&format!("{e:?}"), &en, &es, &pt, &e.to_string());
+            assert_written(&format!("{e:?}"), &en, &es, &pt);
             assert!(
                 es.starts_with("mnist.spds.gz: ") && pt.starts_with("mnist.spds.gz: "),
                 "{es} / {pt}"
@@ -226,7 +228,7 @@ mod tests {
         for bytes in bad {
             let e = DatasetName::Mnist.decode("mnist.spds.gz", &bytes).unwrap_err();
             let [en, es, pt] = Lang::ALL.map(|l| data_error(l, &e));
-            assert_written(&format!("{e:?}"), &en, &es, &pt, &e.to_string());
+            assert_written(&format!("{e:?}"), &en, &es, &pt);
         }
         let e = DatasetName::Mnist.decode("mnist.spds.gz", &tiny(32, 10).encode()).unwrap_err();
         assert_eq!(
@@ -253,6 +255,9 @@ mod tests {
 
     #[test]
     fn the_source_files_errors_stay_in_the_tools_english() {
+        // The two kinds of problem are the data crate's split too: it writes only the tool's.
+        assert!(source_problems().iter().all(|p| p.tool_text().is_some()));
+        assert!(asset_problems().iter().all(|p| p.tool_text().is_none()));
         let mut errors: Vec<DataError> = source_problems()
             .into_iter()
             .map(|problem| DataError::Format { file: "train-labels-idx1-ubyte".into(), problem })
@@ -274,10 +279,10 @@ mod tests {
     }
 
     #[test]
-    fn every_build_error_is_written_in_every_language_and_english_is_the_cores() {
+    fn every_build_error_is_written_in_every_language() {
         for e in build_errors() {
             let [en, es, pt] = Lang::ALL.map(|l| build_error(l, &e));
-            assert_written(&format!("{e:?}"), &en, &es, &pt, &e.to_string());
+            assert_written(&format!("{e:?}"), &en, &es, &pt);
         }
         let e = &build_errors()[2];
         assert_eq!(
@@ -301,10 +306,84 @@ mod tests {
         let e = ExperimentData::build(&too_many, &ds, None).unwrap_err();
         assert!(matches!(e, BuildError::PoolTooLarge { .. }), "{e:?}");
         let [en, es, pt] = Lang::ALL.map(|l| build_error(l, &e));
-        assert_written(&format!("{e:?}"), &en, &es, &pt, &e.to_string());
+        assert_written(&format!("{e:?}"), &en, &es, &pt);
         let e = ExperimentData::build(&Config { epochs: 0, ..Config::default() }, &ds, None)
             .unwrap_err();
         let [en, es, pt] = Lang::ALL.map(|l| build_error(l, &e));
-        assert_written(&format!("{e:?}"), &en, &es, &pt, &e.to_string());
+        assert_written(&format!("{e:?}"), &en, &es, &pt);
+    }
+
+    /// The English is the words the CLI and the page have always written (the data crate's
+    /// `Display` before these texts were the only English).
+    #[test]
+    fn an_assets_english_is_todays() {
+        let cases = [
+            (
+                FormatProblem::SplitSizes { split: SplitName::Train, labels: 3, pixel_bytes: 11 },
+                "train split: 3 labels but 11 pixel bytes",
+            ),
+            (
+                FormatProblem::LabelOutOfRange { split: SplitName::Test, label: 7, classes: 3 },
+                "test split: label 7 is out of range for 3 classes",
+            ),
+            (
+                FormatProblem::Shape {
+                    rows: 28,
+                    cols: 28,
+                    classes: 1,
+                    want_rows: 28,
+                    want_cols: 28,
+                    want_classes: 10,
+                },
+                "28×28 images in 1 class, expected 28×28 in 10 classes",
+            ),
+            (
+                FormatProblem::EmptySplit { train: 5, test: 0 },
+                "5 train and 0 test images; both splits must have some",
+            ),
+            (
+                FormatProblem::NeitherGzipNorAsset,
+                "neither gzip nor a Spotlight dataset asset (bad magic)",
+            ),
+            (
+                FormatProblem::BadGzip("corrupt deflate stream".into()),
+                "not a valid gzip'd dataset asset: corrupt deflate stream",
+            ),
+            (
+                FormatProblem::TooLarge { mb: 64 },
+                "decompresses to more than 64 MB, too large for a dataset asset",
+            ),
+            (FormatProblem::NotAsset, "not a Spotlight dataset asset (bad magic)"),
+            (FormatProblem::NameNotUtf8, "dataset name is not UTF-8"),
+            (FormatProblem::SizesOverflow, "sizes overflow"),
+            (FormatProblem::TrailingBytes { count: 2 }, "2 trailing bytes after the dataset"),
+            (
+                FormatProblem::Truncated { needed: 4, at: 30, left: 1 },
+                "truncated dataset asset: needed 4 more bytes at offset 30, 1 left",
+            ),
+        ];
+        assert_eq!(cases.len(), asset_problems().len() - 1, "every asset problem (Shape once)");
+        for (problem, text) in cases {
+            let e = DataError::Format { file: "f.gz".into(), problem };
+            assert_eq!(data_error(Lang::En, &e), format!("f.gz: {text}"));
+        }
+    }
+
+    #[test]
+    fn a_build_errors_english_is_todays() {
+        let en: Vec<String> = build_errors().iter().map(|e| build_error(Lang::En, e)).collect();
+        assert_eq!(
+            en,
+            [
+                "canary: not a drawing: its last character has bits beyond the 784 pixels",
+                "epochs: 0 is out of range; allowed 1 to 200",
+                "train_size: 60000 samples (members + non-members for the attack) do not fit in the 50000 training images of mnist",
+                "train_size: 30000 samples do not fit in the 20000 training images of fashion",
+                "ood_source: \"other\" needs the other dataset loaded",
+                "ood_source: the other dataset's images are of another size",
+                "canary: a drawing is 784 pixels, this dataset's images 1024",
+                "canary: no clean member to put it in place of",
+            ]
+        );
     }
 }

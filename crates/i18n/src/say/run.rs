@@ -1,12 +1,17 @@
-//! A run in words: what it is doing ([`board::Doing`]), how long each phase took ([`PhaseTimes`]), and
-//! why a model's training or its attack stopped ([`RunError`], kept in the report as its English
-//! sentence). [`crate::status`] holds the sentences (`doing`, `failure`); a run error's English is
-//! the core's `Display` word for word. Texts that come from elsewhere (the backend's error, the
-//! attack's) stay as they are. The page writes these in its language, the CLI in English.
+//! A run in words: what it is doing ([`board::Doing`]), how long each phase took ([`PhaseTimes`]),
+//! why a model's training or its attack stopped ([`RunError`]), and why an experiment's jobs could
+//! not be assembled into its report ([`AssembleError`]). [`crate::status`] holds the sentences
+//! (`doing`, `failure`). Texts that come from elsewhere (the backend's error, the attack's) stay as
+//! they are. The page writes these in its language, the CLI in English.
+//!
+//! (The core's `Display` of a [`RunError`] is another thing: the sentence reports stored before
+//! errors were kept by kind, which `RunError::read` still reads back — a file format, not these
+//! words.)
 
 use spotlight_core::Report;
 use spotlight_core::bench::PhaseTimes;
 use spotlight_core::board;
+use spotlight_core::jobs::AssembleError;
 use spotlight_core::report::RunError;
 use spotlight_core::train::TrainError;
 
@@ -89,6 +94,19 @@ pub fn run_error(s: &Status, e: &RunError) -> String {
     }
 }
 
+/// Why an experiment's report could not be assembled from its jobs' results.
+pub fn assemble_error(lang: Lang, e: &AssembleError) -> String {
+    let f = &lang.texts().status.failure;
+    match e {
+        AssembleError::Missing(jobs) => {
+            let key = jobs.first().map(|j| j.key());
+            (f.jobs_missing)(&lang.int(jobs.len() as u64), key.as_deref())
+        }
+        AssembleError::Data(e) => super::data::build_error(lang, e),
+        AssembleError::NotATarget { key } => (f.not_a_target)(key),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,7 +116,8 @@ mod tests {
     /// English as the CLI prints it; Spanish and Portuguese written, not left in English.
     fn assert_said(said: impl Fn(Lang) -> String, english: &str) {
         let [en, es, pt] = Lang::ALL.map(said);
-        crate::say::assert_written(english, &en, &es, &pt, english);
+        crate::say::assert_written(english, &en, &es, &pt);
+        assert_eq!(en, english);
     }
 
     #[test]
@@ -140,28 +159,55 @@ mod tests {
     }
 
     #[test]
-    fn every_run_error_is_written_in_every_language_and_english_is_the_cores() {
+    fn every_run_error_is_written_in_every_language_and_english_is_todays() {
         let errors = [
-            RunError::Train(TrainError::NonFinite { epoch: 2, step: 14, value: f64::NAN }),
-            RunError::Train(TrainError::NonFinite { epoch: 1, step: 3, value: f64::INFINITY }),
-            RunError::Train(TrainError::Backend("device lost".into())),
-            RunError::JobBeforeData,
-            RunError::AttackBeforeData,
-            RunError::NothingToAttack,
+            (
+                RunError::Train(TrainError::NonFinite { epoch: 2, step: 14, value: f64::NAN }),
+                "training stopped: the loss became NaN at epoch 2, step 14; try a lower learning rate",
+            ),
+            (
+                RunError::Train(TrainError::NonFinite { epoch: 1, step: 3, value: f64::INFINITY }),
+                "training stopped: the loss became inf at epoch 1, step 3; try a lower learning rate",
+            ),
+            (
+                RunError::Train(TrainError::Backend("device lost".into())),
+                "training stopped: the backend failed: device lost",
+            ),
+            (RunError::JobBeforeData, "a job before the data"),
+            (RunError::AttackBeforeData, "an attack before the data"),
+            (RunError::NothingToAttack, "nothing to attack"),
         ];
-        for e in &errors {
-            let [en, es, pt] =
-                [Lang::En, Lang::Es, Lang::Pt].map(|l| run_error(&l.texts().status, e));
-            assert_eq!(en, e.to_string(), "English is the core's text");
-            assert_eq!(RunError::read(&en).to_string(), en, "the report's text reads back");
-            for (lang, text) in [("es", &es), ("pt", &pt)] {
-                assert_ne!(text, &en, "{lang} is left in English: {en}");
-            }
+        for (e, english) in &errors {
+            assert_said(|l| run_error(&l.texts().status, e), english);
         }
         // Another error's text is shown as it is, in every language.
         let other = RunError::Other("the ROC needs members and non-members".into());
-        for l in [Lang::En, Lang::Es, Lang::Pt] {
-            assert_eq!(run_error(&l.texts().status, &other), other.to_string());
+        for l in Lang::ALL {
+            assert_eq!(
+                run_error(&l.texts().status, &other),
+                "the ROC needs members and non-members"
+            );
         }
+    }
+
+    #[test]
+    fn every_assemble_error_is_written_in_every_language() {
+        use spotlight_core::experiment_data::BuildError;
+        use spotlight_core::jobs::{Job, Role};
+        let job = Job { config: Config::default(), role: Role::Target { variant: 0 } };
+        let key = job.key();
+        let missing = AssembleError::Missing(vec![job.clone(), job]);
+        assert_said(
+            |l| assemble_error(l, &missing),
+            &format!("2 job(s) have no result yet (e.g. key {key})"),
+        );
+        assert_said(
+            |l| assemble_error(l, &AssembleError::Missing(vec![])),
+            "0 job(s) have no result yet",
+        );
+        let not_a_target = AssembleError::NotATarget { key: key.clone() };
+        assert_said(|l| assemble_error(l, &not_a_target), &format!("job {key} is not a target"));
+        let data = AssembleError::Data(BuildError::NoCleanMember);
+        assert_said(|l| assemble_error(l, &data), "canary: no clean member to put it in place of");
     }
 }
