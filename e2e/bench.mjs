@@ -57,7 +57,8 @@ try {
     spot = b;
     console.log(`page: ${await page.textContent('#backend-banner')}; ${((Date.now() - t0) / 1000).toFixed(0)} s in all`);
     for (const t of b.throughput) {
-      console.log(`${t.backend.padEnd(44)} ${(t.batch_norm ? 'BN' : 'no-BN').padEnd(6)} batch ${t.batch_size}: ${fmt(t.samples_per_s)} samples/s (${epoch(t.samples_per_s)})`);
+      const work = t.gpu_work ? `; per step ${t.gpu_work.dispatches.toFixed(0)} dispatches, ${t.gpu_work.submits.toFixed(1)} submits, ${t.gpu_work.readbacks.toFixed(2)} read-backs` : '';
+      console.log(`${t.backend.padEnd(44)} ${(t.batch_norm ? 'BN' : 'no-BN').padEnd(6)} batch ${t.batch_size}: ${fmt(t.samples_per_s)} samples/s (${epoch(t.samples_per_s)})${work}`);
     }
     console.log(await page.textContent('#bench-comparison'));
     // The throughput rows train on the page's thread (that is what they time); the comparison

@@ -7,6 +7,7 @@
 
 mod backend;
 mod datasets;
+mod gpu_counts;
 mod pool;
 mod session;
 mod state;

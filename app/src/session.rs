@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use spotlight_core::Report;
 use spotlight_core::Variant;
 use spotlight_core::backend::BackendName;
-use spotlight_core::bench::{self, BenchReport, ComparisonTime, PhaseTimes};
+use spotlight_core::bench::{self, BenchReport, ComparisonTime, GpuWork, PhaseTimes};
 use spotlight_core::burn::tensor::Device;
 use spotlight_core::config::{Config, DatasetName, OodSourceName};
 use spotlight_core::experiment_data::ExperimentData;
@@ -19,7 +19,7 @@ use spotlight_i18n::say::data::build_error;
 
 use crate::backend::{self, Backend};
 use crate::state::{Activity, Bar, BenchNote, Doing, Loading, Ui};
-use crate::{datasets, pool, web};
+use crate::{datasets, gpu_counts, pool, web};
 
 /// Timed training steps per model and backend in the benchmark (after the warm-up).
 const BENCH_STEPS: usize = 10;
@@ -248,6 +248,8 @@ pub async fn run_bench(ui: Ui) {
     let be = ui.backend.await;
     let mut backends = Vec::new();
     if be.gpu {
+        // Count the WebGPU work of its rows (before the page's device exists).
+        gpu_counts::install();
         match backend::page_gpu(ui.gpu_lost).await {
             Ok(device) => backends.push((device, be.label.clone())),
             Err(e) => ui.bench_note.set(BenchNote::NoGpu(be.label.clone(), e)),
@@ -270,6 +272,7 @@ pub async fn run_bench(ui: Ui) {
     for (device, label) in &backends {
         for bn in [true, false] {
             ui.bench_note.set(BenchNote::Timing(Variant::unregularized(bn), label.clone()));
+            let before = gpu_counts::counts().filter(|_| label.starts_with("WebGPU"));
             match bench::train_throughput(
                 &ds,
                 device,
@@ -281,7 +284,16 @@ pub async fn run_bench(ui: Ui) {
             )
             .await
             {
-                Ok(t) => ui.bench.update(|b| b.throughput.push(t)),
+                Ok(mut t) => {
+                    // Per step, over the warm-up and the timed steps.
+                    let per = (t.steps + bench::WARMUP) as f64;
+                    t.gpu_work = before.zip(gpu_counts::counts()).map(|(a, b)| GpuWork {
+                        dispatches: (b[0] - a[0]) / per,
+                        submits: (b[1] - a[1]) / per,
+                        readbacks: (b[2] - a[2]) / per,
+                    });
+                    ui.bench.update(|b| b.throughput.push(t))
+                }
                 Err(e) => {
                     ui.bench_note.set(BenchNote::Failed(label.clone(), e));
                     break;

@@ -30,3 +30,23 @@ test('bench=1 times train samples/s per backend and model, then the comparison',
   await page.close();
   return `${rows.join(', ')}; comparison ${c.times.total_s.toFixed(1)} s`;
 });
+
+test('bench=1 on WebGPU counts each training step\'s GPU work: dispatches, submits, read-backs', async () => {
+  // The software adapter, forced: the counts are the API calls, whatever runs them.
+  const page = await open('?backend=webgpu&bench=1&batch_size=8&train_size=300&test_size=200&epochs=1&shadow_models=0&probe_size=2');
+  await page.waitForFunction(() => {
+    const j = document.querySelector('#view-bench')?.getAttribute('data-json');
+    return j && JSON.parse(j).throughput.filter((t) => t.gpu_work).length === 2;
+  }, null, { timeout: 300000 });
+  const b = JSON.parse(await page.getAttribute('#view-bench', 'data-json'));
+  const gpu = b.throughput.filter((t) => t.gpu_work);
+  const said = await page.$$eval('#bench-table td.gpu-work', (tds) => tds.map((td) => td.textContent));
+  for (const t of gpu) {
+    const w = t.gpu_work;
+    if (!/^WebGPU/.test(t.backend) || !(w.dispatches >= 10) || !(w.submits > 0) || !(w.readbacks >= 0)) throw new Error('GPU work: ' + JSON.stringify(t));
+  }
+  if (said.length !== 2 || !said.every((s) => /^\d+ dispatches, [\d.]+ submits, [\d.]+ read-backs$/.test(s))) throw new Error('table: ' + JSON.stringify(said));
+  await page.close();
+  // Reported, not asserted: today's counts on this build.
+  return gpu.map((t) => `${t.batch_norm ? 'BN' : 'no-BN'}: ${t.gpu_work.dispatches.toFixed(0)} dispatches, ${t.gpu_work.submits.toFixed(1)} submits, ${t.gpu_work.readbacks.toFixed(2)} read-backs per step`).join('; ');
+});

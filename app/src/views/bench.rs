@@ -38,6 +38,17 @@ pub fn BenchView(ui: Ui) -> impl IntoView {
                         cell(lang.int(t.batch_size as u64)),
                         Cell { text: lang.num(t.samples_per_s, 0), class: "rate" },
                         cell(format!("{} s", lang.num(t.mnist_epoch_s(), 1))),
+                        match &t.gpu_work {
+                            Some(w) => Cell {
+                                text: (s.bench.gpu_work)(
+                                    &lang.num(w.dispatches, 0),
+                                    &lang.num(w.submits, 1),
+                                    &lang.num(w.readbacks, 2),
+                                ),
+                                class: "gpu-work",
+                            },
+                            None => cell("—".to_string()),
+                        },
                     ]
                 })
                 .collect()

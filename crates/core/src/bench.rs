@@ -31,6 +31,22 @@ pub struct Throughput {
     /// Wall time of the timed steps, device work included.
     pub seconds: f64,
     pub samples_per_s: f64,
+    /// On WebGPU, the GPU work of a training step, counted by the page around the API (absent
+    /// elsewhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_work: Option<GpuWork>,
+}
+
+/// WebGPU calls per training step, the mean over the warm-up and timed steps (the two read-backs
+/// that wait for the queue included).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GpuWork {
+    /// Compute dispatches (`dispatchWorkgroups`): kernel launches.
+    pub dispatches: f64,
+    /// Queue submits.
+    pub submits: f64,
+    /// Buffers mapped for reading (`mapAsync`): read-backs to the CPU.
+    pub readbacks: f64,
 }
 
 impl Throughput {
@@ -117,6 +133,7 @@ pub async fn train_throughput(
         steps,
         seconds,
         samples_per_s: (batch_size * steps) as f64 / seconds,
+        gpu_work: None,
     })
 }
 

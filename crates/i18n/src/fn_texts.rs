@@ -213,6 +213,7 @@ fn called(t: &Texts) -> Vec<(String, String)> {
             both(&|attack| f(&p(attack)))
         },
         status.data.canary_size => |f| f("784", "1024"),
+        status.bench.gpu_work => |f| f("48", "1.2", "0.15"),
         status.bench.timing => |f| f("BN", "flex"),
         status.bench.timing_comparison => |f| f("flex"),
         status.bench.unfinished => |f| f("cancelled"),

@@ -330,8 +330,11 @@ pub struct Bench {
     pub teach_after: &'static str,
     pub run: &'static str,
     pub export: &'static str,
-    /// backend, model, batch, train samples/s, one MNIST epoch.
-    pub headers: [&'static str; 5],
+    /// backend, model, batch, train samples/s, one MNIST epoch, WebGPU work per step.
+    pub headers: [&'static str; 6],
+    /// A WebGPU row's work per step: dispatches, submits, read-backs (each written already).
+    #[serde(skip)]
+    pub gpu_work: fn(&str, &str, &str) -> String,
     pub needs_mnist: &'static str,
     /// The model, the backend.
     #[serde(skip)]
@@ -564,7 +567,15 @@ pub const EN: Status = Status {
         teach_after: " to run it at once.",
         run: "Run benchmark",
         export: "Export benchmark (JSON)",
-        headers: ["backend", "model", "batch", "train samples/s", "one MNIST epoch"],
+        headers: [
+            "backend",
+            "model",
+            "batch",
+            "train samples/s",
+            "one MNIST epoch",
+            "WebGPU work per step",
+        ],
+        gpu_work: |d, s, r| format!("{d} dispatches, {s} submits, {r} read-backs"),
         needs_mnist: "The benchmark needs MNIST, which could not be loaded; run it again to retry.",
         timing: |model, backend| format!("Timing {model} on {backend}…"),
         timing_comparison: |backend| format!("Timing the comparison in the controls on {backend}…"),
@@ -811,7 +822,9 @@ pub const ES: Status = Status {
             "lote",
             "muestras de entrenamiento/s",
             "una época de MNIST",
+            "trabajo de WebGPU por paso",
         ],
+        gpu_work: |d, s, r| format!("{d} lanzamientos, {s} envíos, {r} lecturas"),
         needs_mnist: "La prueba de rendimiento necesita MNIST, que no se pudo cargar; ejecútala de nuevo para reintentar.",
         timing: |model, backend| format!("Midiendo {model} en {backend}…"),
         timing_comparison: |backend| {
@@ -1062,7 +1075,9 @@ pub const PT: Status = Status {
             "lote",
             "amostras de treino/s",
             "uma época do MNIST",
+            "trabalho de WebGPU por passo",
         ],
+        gpu_work: |d, s, r| format!("{d} lançamentos, {s} envios, {r} leituras"),
         needs_mnist: "O teste de desempenho precisa do MNIST, que não pôde ser carregado; execute-o de novo para tentar outra vez.",
         timing: |model, backend| format!("Medindo {model} em {backend}…"),
         timing_comparison: |backend| format!("Medindo a comparação dos controles em {backend}…"),
