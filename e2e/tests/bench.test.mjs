@@ -45,7 +45,7 @@ test('bench=1 on WebGPU counts each training step\'s GPU work: dispatches, submi
     const w = t.gpu_work;
     if (!/^WebGPU/.test(t.backend) || !(w.dispatches >= 10) || !(w.submits > 0) || !(w.readbacks >= 0)) throw new Error('GPU work: ' + JSON.stringify(t));
   }
-  if (said.length !== 2 || !said.every((s) => /^\d+ dispatches, [\d.]+ submits, [\d.]+ read-backs$/.test(s))) throw new Error('table: ' + JSON.stringify(said));
+  if (said.length !== 2 || !said.every((s) => /^[\d,]+ dispatches, [\d.,]+ submits, [\d.,]+ read-backs$/.test(s))) throw new Error('table: ' + JSON.stringify(said));
   await page.close();
   // Reported, not asserted: today's counts on this build.
   return gpu.map((t) => `${t.batch_norm ? 'BN' : 'no-BN'}: ${t.gpu_work.dispatches.toFixed(0)} dispatches, ${t.gpu_work.submits.toFixed(1)} submits, ${t.gpu_work.readbacks.toFixed(2)} read-backs per step`).join('; ');

@@ -586,9 +586,16 @@ impl Config {
             field: "config".into(),
             problem: ConfigProblem::NotJson(e.to_string()),
         })?;
-        let serde_json::Value::Object(map) = &value else {
+        let serde_json::Value::Object(mut map) = value else {
             return Err(ConfigError { field: "config".into(), problem: ConfigProblem::NotObject });
         };
+        // An old config's `batch_norm` did nothing in a comparison (the default): read it only for a
+        // single model.
+        if map.get("compare") != Some(&serde_json::Value::Bool(false)) {
+            map.remove("batch_norm");
+        }
+        let value = serde_json::Value::Object(map);
+        let serde_json::Value::Object(map) = &value else { unreachable!("built as an object") };
         // Try each key alone, so that the error names the key it is about.
         for (key, v) in map {
             let one = serde_json::Value::Object([(key.clone(), v.clone())].into_iter().collect());
@@ -804,6 +811,9 @@ mod tests {
         assert_eq!(c.norm, Norm::None);
         let c = Config::from_json(r#"{"batch_norm": true, "versus": "layer"}"#).unwrap();
         assert_eq!((c.norm, c.versus), (Norm::Batch, Norm::Layer));
+        // In a comparison the old field did nothing: BN vs no-BN, as before.
+        let c = Config::from_json(r#"{"compare": true, "batch_norm": false}"#).unwrap();
+        assert_eq!((c.norm, c.versus), (Norm::Batch, Norm::None));
         let c = Config::from_json(r#"{"norm": "group", "versus": "none", "groups": 3}"#).unwrap();
         assert_eq!((c.norm, c.groups), (Norm::Group, 3));
         let e = Config::from_json(r#"{"norm": "instance"}"#).unwrap_err();

@@ -123,6 +123,7 @@ pub fn parse(query: &str) -> Link {
     // A course link's lists, applied once all is read: `show=` first, then `hide=`.
     let (mut show, mut hide): (Option<Vec<String>>, Vec<String>) = (None, Vec::new());
     let mut fields = serde_json::Map::new();
+    let mut legacy_bn: Option<bool> = None;
     for (n, part) in query.split('&').filter(|p| !p.is_empty()).enumerate() {
         if n >= MAX_PAIRS {
             link.notices.push(Notice::TooLong { what: TooLong::Pairs { max: MAX_PAIRS } });
@@ -174,12 +175,13 @@ pub fn parse(query: &str) -> Link {
                 Err(reason) => link.notices.push(Notice::Invalid { key, value, reason }),
             },
             _ => {
-                // An old link's `batch_norm=true|false`: the first model's normalization.
-                let (key, value) = match (key.as_str(), value.as_str()) {
-                    ("batch_norm", "true") => ("norm".to_string(), "batch".to_string()),
-                    ("batch_norm", "false") => ("norm".to_string(), "none".to_string()),
-                    _ => (key, value),
-                };
+                // An old link's `batch_norm=true|false`: the single model's normalization (it
+                // did nothing in a comparison), applied once all is read.
+                if key == "batch_norm" && matches!(value.as_str(), "true" | "false") {
+                    legacy_bn = Some(value == "true");
+                    link.config_given = true;
+                    continue;
+                }
                 let Some(field) = field(&key) else {
                     link.notices.push(Notice::UnknownKey { key });
                     continue;
@@ -211,6 +213,12 @@ pub fn parse(query: &str) -> Link {
     hidden.extend(hide);
     link.course = Course::new(hidden.iter().map(String::as_str), link.course.tour)
         .with_lang(link.course.lang);
+    if let Some(bn) = legacy_bn
+        && fields.get("compare") == Some(&serde_json::Value::Bool(false))
+        && !fields.contains_key("norm")
+    {
+        fields.insert("norm".into(), serde_json::Value::from(if bn { "batch" } else { "none" }));
+    }
     let config: Config =
         serde_json::from_value(serde_json::Value::Object(fields)).unwrap_or_default();
     match config.validate() {
@@ -402,6 +410,10 @@ mod tests {
         assert!(old.notices.is_empty(), "{:?}", old.notices);
         assert_eq!(old.config.norm, Norm::None);
         assert_eq!(parse("compare=false&batch_norm=true").config.norm, Norm::Batch);
+        // In a comparison the old field did nothing: BN vs no-BN, as before, and no notice.
+        let cmp = parse("batch_norm=false&compare=true&label_noise=0.1");
+        assert!(cmp.notices.is_empty(), "{:?}", cmp.notices);
+        assert_eq!((cmp.config.norm, cmp.config.versus), (Norm::Batch, Norm::None));
         let bad = parse("norm=instance");
         assert_eq!(bad.config.norm, Norm::Batch);
         assert_eq!(bad.notices.len(), 1, "{:?}", bad.notices);

@@ -5,8 +5,8 @@
 //! link name (`label_noise`), a value the link or a control gave is echoed quoted and shortened
 //! ([`short`]).
 //!
-//! [`ReadError`], [`CanaryError`] and [`ConfigProblem`] still have an English `Display` in the core
-//! (the core's own tests of its field table read it); the tests here hold it to these texts.
+//! The core's errors print their variant and values, not a sentence: the sentences are only here,
+//! and the tests here check the English ones word for word.
 
 use crate::Lang;
 use crate::notices::{ClampedControl, InvalidControl, Large, Notices};
@@ -404,8 +404,8 @@ mod tests {
         );
     }
 
-    /// While the core keeps an English `Display` for these (its own tests read it), it says what
-    /// the texts here say.
+    /// The English the CLI writes for a value it cannot read and a config that cannot run, word for
+    /// word (the core's errors carry no sentence of their own).
     #[test]
     fn the_read_canary_and_config_errors_say_in_english_what_the_cli_writes() {
         let read: Vec<String> = read_errors().iter().map(|e| read_error(Lang::En, e)).collect();
