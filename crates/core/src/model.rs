@@ -268,11 +268,9 @@ pub struct Forward {
     /// Per BN layer, the batch variance with its gradient tracked (only when asked for, see
     /// [`LeNet::forward_tracked`]).
     pub tracked_var: Vec<Tensor<1>>,
-    /// Per normalization layer (train and probe modes), per channel, the mean over the batch's
-    /// samples of 1/σ, σ = √(var + ε) what divided the channel: BN's batch σ (the same for every
-    /// sample), GroupNorm's and LayerNorm's each sample's own; detached. [`LeNet::gamma_sigma`]
-    /// reads it.
-    pub inv_sigma: Vec<Tensor<1>>,
+    /// Per GroupNorm or LayerNorm layer (train and probe modes), each sample's variance per group,
+    /// `[batch, groups]`, detached: with `batch_var`, what [`LeNet::inv_sigma`] reads.
+    pub group_var: Vec<Tensor<2>>,
 }
 
 fn uniform(rng: &mut Rng, n: usize, bound: f64) -> Vec<f32> {
@@ -327,7 +325,7 @@ fn norm_layer(
 struct BnStats<'a> {
     vars: &'a mut Vec<Tensor<1>>,
     tracked: Option<&'a mut Vec<Tensor<1>>>,
-    inv_sigma: &'a mut Vec<Tensor<1>>,
+    group_var: &'a mut Vec<Tensor<2>>,
 }
 
 /// GroupNorm on each sample's statistics: for `[batch, channels, …]` and `groups` dividing the
@@ -357,7 +355,7 @@ pub fn group_norm_train<const D: usize>(
 
 /// GroupNorm (see [`group_norm_train`]) and the ReLU after it, in one kernel on burn-flex (not with
 /// the gradient tracked through σ, which only BN's regularizers ask for); in train and probe modes
-/// also each channel's mean 1/σ over the batch's samples (for γ/σ). Inference normalizes alike.
+/// it hands back each sample's variance per group (for γ/σ). Inference normalizes alike.
 fn gn_relu<const D: usize>(
     gn: &GroupNorm,
     x: Tensor<D>,
@@ -367,7 +365,7 @@ fn gn_relu<const D: usize>(
     let (Some(gamma), Some(beta)) = (&gn.gamma, &gn.beta) else {
         unreachable!("`norm_layer` builds GroupNorm with γ and β")
     };
-    let (g, c) = (gn.num_groups, gn.num_channels);
+    let g = gn.num_groups;
     let fused: Option<(Tensor<D>, Tensor<2>)> = {
         #[cfg(feature = "flex")]
         {
@@ -389,10 +387,17 @@ fn gn_relu<const D: usize>(
         (relu(out), var)
     });
     if mode != Mode::Eval {
-        let inv: Tensor<2> = var.detach().add_scalar(gn.epsilon).sqrt().recip().mean_dim(0);
-        stats.inv_sigma.push(inv.reshape([g, 1]).repeat_dim(1, c / g).reshape([c]));
+        stats.group_var.push(var.detach());
     }
     out
+}
+
+/// Per channel, the mean over the samples of 1/√(var + ε) of the channel's group, from each
+/// sample's variance per group (`[batch, groups]`) of a layer of `channels` channels.
+fn group_inv_sigma(var: Tensor<2>, epsilon: f64, channels: usize) -> Tensor<1> {
+    let g = var.dims()[1];
+    let inv: Tensor<2> = var.add_scalar(epsilon).sqrt().recip().mean_dim(0);
+    inv.reshape([g, 1]).repeat_dim(1, channels / g).reshape([channels])
 }
 
 /// The batch mean and biased batch variance per channel of `[batch, channels, …]` (gradients
@@ -469,7 +474,6 @@ fn bn_relu<const D: usize>(
     if let Some(t) = stats.tracked.as_deref_mut() {
         t.push(variance.clone());
     }
-    stats.inv_sigma.push(variance.clone().detach().add_scalar(bn.epsilon).sqrt().recip());
     if mode == Mode::Train {
         let m = bn.momentum;
         let rm = bn.running_mean.value_sync();
@@ -540,18 +544,18 @@ impl LeNet {
     fn forward_with(&self, x: Tensor<4>, mode: Mode, track: bool) -> Forward {
         let mut vars = Vec::new();
         let mut tracked = Vec::new();
-        let mut inv_sigma = Vec::new();
+        let mut group_var = Vec::new();
         let mut stats = BnStats {
             vars: &mut vars,
             tracked: track.then_some(&mut tracked),
-            inv_sigma: &mut inv_sigma,
+            group_var: &mut group_var,
         };
         let x = self.pool(self.conv1.forward(x, mode, &mut stats));
         let x = self.pool(self.conv2.forward(x, mode, &mut stats));
         let x: Tensor<2> = x.flatten(1, 3);
         let x = self.fc1.forward(x, mode, &mut stats);
         let x = self.fc2.forward(x, mode, &mut stats);
-        Forward { logits: self.fc3.forward(x), batch_var: vars, tracked_var: tracked, inv_sigma }
+        Forward { logits: self.fc3.forward(x), batch_var: vars, tracked_var: tracked, group_var }
     }
 
     /// The regularizer's penalty (without λ) from a train-mode forward pass's variances: `None`
@@ -606,8 +610,29 @@ impl LeNet {
         self
     }
 
-    /// Per normalization layer, mean_c |γ_c|/σ_c for a forward pass's [`Forward::inv_sigma`] (or
-    /// [`running_inv_sigma`](Self::running_inv_sigma)), detached.
+    /// Per normalization layer, per channel, the mean over a forward pass's samples of 1/σ,
+    /// σ = √(var + ε) what divided the channel: BN's batch σ (`batch_var`, the same for every
+    /// sample), GroupNorm's and LayerNorm's each sample's own (`group_var`); detached. Computed
+    /// here, when γ/σ is asked for, not in every forward pass.
+    pub fn inv_sigma(&self, batch_var: &[Tensor<1>], group_var: &[Tensor<2>]) -> Vec<Tensor<1>> {
+        if self.has_bn() {
+            return self
+                .bn_layers()
+                .into_iter()
+                .zip(batch_var)
+                .map(|(bn, v)| v.clone().detach().add_scalar(bn.epsilon).sqrt().recip())
+                .collect();
+        }
+        let gn = [&self.conv1.gn, &self.conv2.gn, &self.fc1.gn, &self.fc2.gn];
+        gn.into_iter()
+            .flatten()
+            .zip(group_var)
+            .map(|(gn, v)| group_inv_sigma(v.clone(), gn.epsilon, gn.num_channels))
+            .collect()
+    }
+
+    /// Per normalization layer, mean_c |γ_c|/σ_c for [`inv_sigma`](Self::inv_sigma)'s 1/σ (or
+    /// [`running_inv_sigma`](Self::running_inv_sigma)'s), detached.
     pub fn gamma_sigma(&self, inv_sigma: &[Tensor<1>]) -> Vec<Tensor<1>> {
         self.gamma_sigma_channels(inv_sigma).into_iter().map(|r| r.mean()).collect()
     }
@@ -730,10 +755,11 @@ mod tests {
             let out = model.forward(Tensor::zeros([4, 3, 32, 24], &device), Mode::Train);
             assert_eq!(out.logits.dims(), [4, 7]);
             assert_eq!(out.batch_var.len(), model.bn_layers().len());
-            let widths: Vec<usize> = out.inv_sigma.iter().map(|v| v.dims()[0]).collect();
+            let inv = model.inv_sigma(&out.batch_var, &out.group_var);
+            let widths: Vec<usize> = inv.iter().map(|v| v.dims()[0]).collect();
             let all = if model.has_norm() { vec![6, 16, 120, 84] } else { vec![] };
             assert_eq!(widths, all);
-            assert_eq!(model.gamma_sigma(&out.inv_sigma).len(), all.len());
+            assert_eq!(model.gamma_sigma(&inv).len(), all.len());
         }
     }
 
@@ -857,7 +883,7 @@ mod tests {
                     1 => {
                         let (mut vars, mut inv) = (Vec::new(), Vec::new());
                         let mut stats =
-                            BnStats { vars: &mut vars, tracked: None, inv_sigma: &mut inv };
+                            BnStats { vars: &mut vars, tracked: None, group_var: &mut inv };
                         let out = gn_relu(&module, xi.clone(), Mode::Train, &mut stats);
                         assert_eq!(inv.len(), 1);
                         out
@@ -895,9 +921,13 @@ mod tests {
         let mut module = GroupNormConfig::new(1, 2).with_epsilon(0.0).init(&device);
         module.epsilon = 0.0;
         let (mut vars, mut inv) = (Vec::new(), Vec::new());
-        let mut stats = BnStats { vars: &mut vars, tracked: None, inv_sigma: &mut inv };
+        let mut stats = BnStats { vars: &mut vars, tracked: None, group_var: &mut inv };
         gn_relu(&module, x, Mode::Probe, &mut stats);
-        let got = inv[0].clone().into_data().convert::<f32>().try_into_vec::<f32>().unwrap();
+        let got = group_inv_sigma(inv[0].clone(), 0.0, 2)
+            .into_data()
+            .convert::<f32>()
+            .try_into_vec::<f32>()
+            .unwrap();
         assert_eq!(got, vec![0.75, 0.75], "mean of 1/1 and 1/2");
     }
 
@@ -910,8 +940,8 @@ mod tests {
         let mut rng = Rng::derive(3, "test");
         let block = ConvBlock::new(&mut rng, [2, 3], 2, (Norm::None, 0), &device);
         let x = Tensor::<4>::random([4, 2, 9, 9], Distribution::Normal(0.0, 1.0), &device);
-        let (mut vars, mut inv_sigma) = (Vec::new(), Vec::new());
-        let mut stats = BnStats { vars: &mut vars, tracked: None, inv_sigma: &mut inv_sigma };
+        let (mut vars, mut group_var) = (Vec::new(), Vec::new());
+        let mut stats = BnStats { vars: &mut vars, tracked: None, group_var: &mut group_var };
         let ours = block.forward(x.clone(), Mode::Train, &mut stats);
         let theirs = relu(block.conv.forward(x));
         let (ga, gb) = (ours.clone().sum().backward(), theirs.clone().sum().backward());

@@ -304,7 +304,7 @@ impl Trainer {
         let loss = cross_entropy(out.logits, y);
         let mut total = loss.clone();
         if model.has_norm() {
-            let gs = model.gamma_sigma(&out.inv_sigma);
+            let gs = model.gamma_sigma(&model.inv_sigma(&batch_var, &out.group_var));
             if self.gamma_sigma_sum.is_empty() {
                 self.gamma_sigma_sum = gs.into_iter().map(|t| t.inner()).collect();
             } else {
@@ -592,8 +592,8 @@ impl Trainer {
         if !valid.has_norm() {
             return Ok(Vec::new());
         }
-        let inv_sigma = valid.forward(self.data.pool_images(&self.context), Mode::Probe).inv_sigma;
-        let batch_ratio = valid.gamma_sigma_channels(&inv_sigma);
+        let f = valid.forward(self.data.pool_images(&self.context), Mode::Probe);
+        let batch_ratio = valid.gamma_sigma_channels(&valid.inv_sigma(&f.batch_var, &f.group_var));
         // GroupNorm and LayerNorm: inference divides by each sample's own σ, as training does.
         let running_ratio = valid
             .running_inv_sigma()
