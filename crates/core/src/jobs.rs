@@ -176,9 +176,7 @@ pub async fn run_job_with(
             match train_target(&mut t, data, &mut run, &mut on_progress).await {
                 Ok(()) => {
                     let s = pool_scores(t.model(), data, device_data).await?;
-                    let trace = t.member_trace();
-                    let values: usize = trace.iter().map(Vec::len).sum();
-                    let trace = if values <= TRACE_MAX { trace.to_vec() } else { Vec::new() };
+                    let trace = t.member_trace().to_vec();
                     JobOutput::Target { run, loss: s.loss, phi: s.phi, trace }
                 }
                 Err(e) => {
@@ -263,9 +261,10 @@ async fn train_shadow(
     Ok(())
 }
 
-/// The most (member, epoch) values a target job keeps of its members' loss and margin (the page's
-/// runs and the mid grid, 3,000 members × 9 epochs, stay under it; the full grid's 30,000 × 21 do
-/// not, and its exposed members come without their history).
+/// The most (member, epoch) values a target's trainer keeps of its members' loss and margin (the
+/// page's default runs and the mid grid, 3,000 members × 9 measured epochs, stay under it; the full
+/// grid's 30,000 × 21 and the page's largest settings do not, and their exposed members come
+/// without their history).
 pub const TRACE_MAX: usize = 50_000;
 
 /// The attack on one model from its job's output and the φ its shadow models gave (`None` for one

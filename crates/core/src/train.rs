@@ -125,8 +125,10 @@ pub struct Trainer {
     /// The epoch-0 measurement (before any step), once taken.
     initial: Option<EpochRecord>,
     records: Vec<EpochRecord>,
-    /// Per measured epoch (0 first), each member's (loss, margin) in `train_idx`'s order.
+    /// Per measured epoch (0 first), each member's (loss, margin) in `train_idx`'s order; kept only
+    /// when it fits [`crate::jobs::TRACE_MAX`] (`keep_trace`).
     trace: Vec<Vec<[f32; 2]>>,
+    keep_trace: bool,
     /// The fixed sample of the live read-outs (target models, once started).
     live: Option<LiveSet>,
     /// The seed the trainer was made with (the live sample is drawn from it).
@@ -195,6 +197,7 @@ impl Trainer {
                 .with_momentum(Some(MomentumConfig::new().with_momentum(0.9)))
                 .init(),
         };
+        let keep_trace = train_idx.len() * (config.epochs + 1) <= crate::jobs::TRACE_MAX;
         let mut probe_rng = Rng::derive(seed, "probe");
         let pick = |kinds: &dyn Fn(SampleKind) -> bool, rng: &mut Rng| -> Vec<usize> {
             let pool: Vec<usize> =
@@ -238,6 +241,7 @@ impl Trainer {
             initial: None,
             records: Vec::new(),
             trace: Vec::new(),
+            keep_trace,
             live: None,
             seed,
         }
@@ -386,7 +390,7 @@ impl Trainer {
         data: &ExperimentData,
     ) -> Result<EpochRecord, TrainError> {
         let (record, trace) = self.measure(data, 0, None, None, None).await?;
-        self.trace = vec![trace];
+        self.trace = if self.keep_trace { vec![trace] } else { Vec::new() };
         self.initial = Some(record.clone());
         Ok(record)
     }
@@ -469,7 +473,9 @@ impl Trainer {
         let (record, trace) =
             self.measure(data, self.epoch, Some(train_loss), penalty, Some(step_means)).await?;
         self.records.push(record.clone());
-        self.trace.push(trace);
+        if self.keep_trace {
+            self.trace.push(trace);
+        }
         self.step = 0;
         Ok(record)
     }
