@@ -4,7 +4,6 @@
 
 use leptos::prelude::*;
 use spotlight_core::Report;
-use spotlight_core::config::Norm;
 use spotlight_i18n::Lang;
 use spotlight_i18n::lenses::Outliers;
 use spotlight_plots::model_name;
@@ -185,9 +184,7 @@ pub fn TrainingViews(ui: Ui) -> impl IntoView {
     // GroupNorm and LayerNorm divide by each sample's own σ: their lines are not BN's quantity.
     let per_sample_sigma = move || {
         ui.report.with(|r| {
-            r.as_ref().is_some_and(|r| {
-                r.runs.iter().any(|run| matches!(r.variant(run).norm(), Norm::Group | Norm::Layer))
-            })
+            r.as_ref().is_some_and(|r| r.runs.iter().any(|run| r.variant(run).norm().per_sample()))
         })
     };
     let gamma = drawn_apart(epochs, |(r, lang)| {

@@ -68,7 +68,7 @@ pub fn throughput_config(batch_norm: bool, batch_size: usize, steps: usize) -> C
         live_points: 0,
         shadow_models: 0,
         compare: false,
-        norm: if batch_norm { crate::config::Norm::Batch } else { crate::config::Norm::None },
+        norm: batch_norm.into(),
         ..Config::default()
     }
 }

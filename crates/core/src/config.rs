@@ -90,14 +90,17 @@ pub enum Norm {
 impl Norm {
     pub const ALL: [Norm; 4] = [Norm::None, Norm::Batch, Norm::Group, Norm::Layer];
 
+    /// The serde names, in [`Norm::ALL`]'s order (the field table's choices).
+    pub const NAMES: [&'static str; 4] = ["none", "batch", "group", "layer"];
+
     /// The serde name (`"batch"`, …).
     pub fn name(self) -> &'static str {
-        match self {
-            Self::None => "none",
-            Self::Batch => "batch",
-            Self::Group => "group",
-            Self::Layer => "layer",
-        }
+        Self::NAMES[self as usize]
+    }
+
+    /// Whether each sample is normalized by its own statistics (GroupNorm, LayerNorm).
+    pub fn per_sample(self) -> bool {
+        matches!(self, Self::Group | Self::Layer)
     }
 
     /// Whether a sample's output depends on the other samples of its batch (BatchNorm's batch
@@ -120,6 +123,13 @@ impl Norm {
     }
 }
 
+/// The old `batch_norm` boolean: BatchNorm or none.
+impl From<bool> for Norm {
+    fn from(batch_norm: bool) -> Self {
+        if batch_norm { Self::Batch } else { Self::None }
+    }
+}
+
 /// A `Norm` from its name or, as the old `batch_norm` field was, a boolean.
 impl<'de> Deserialize<'de> for Norm {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -132,9 +142,10 @@ impl<'de> Deserialize<'de> for Norm {
         match Raw::deserialize(d)? {
             Raw::Bool(true) => Ok(Self::Batch),
             Raw::Bool(false) => Ok(Self::None),
-            Raw::Name(n) => Self::ALL.into_iter().find(|v| v.name() == n).ok_or_else(|| {
-                serde::de::Error::unknown_variant(&n, &["none", "batch", "group", "layer"])
-            }),
+            Raw::Name(n) => Self::ALL
+                .into_iter()
+                .find(|v| v.name() == n)
+                .ok_or_else(|| serde::de::Error::unknown_variant(&n, &Self::NAMES)),
         }
     }
 }
@@ -389,7 +400,7 @@ pub enum Variant {
 impl Variant {
     /// A model without regularizer: BN or no-BN.
     pub fn unregularized(batch_norm: bool) -> Self {
-        Self::of(if batch_norm { Norm::Batch } else { Norm::None })
+        Self::of(batch_norm.into())
     }
 
     /// The model of a normalization, without regularizer.

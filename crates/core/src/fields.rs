@@ -127,7 +127,7 @@ const DATASETS: &[&str] = &["mnist", "fashion"];
 const OOD_SOURCES: &[&str] = &["shuffle", "other"];
 const REG_KINDS: &[&str] = &["gamma", "sigma", "hinge", "project"];
 const OPTIMIZERS: &[&str] = &["adam", "sgd"];
-const NORMS: &[&str] = &["none", "batch", "group", "layer"];
+const NORMS: &[&str] = &crate::config::Norm::NAMES;
 
 /// Every field of [`Config`](crate::config::Config), once, in the struct's order: validation, clamping, the share link (in
 /// this order) and the app's controls (in this order) all read this table; a test checks it against

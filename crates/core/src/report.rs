@@ -567,8 +567,7 @@ impl Report {
 
     /// Which variant a run of this report is.
     pub fn variant(&self, run: &ModelRun) -> Variant {
-        let norm =
-            if run.batch_norm { crate::config::Norm::Batch } else { crate::config::Norm::None };
+        let norm = crate::config::Norm::from(run.batch_norm);
         run.variant.unwrap_or_else(|| self.config.variant(norm))
     }
 

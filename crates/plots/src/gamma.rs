@@ -21,9 +21,8 @@ pub fn gamma_sigma_curves(reports: &[&Report], lang: Lang) -> String {
     let normalized = |r: &&Report, run: &&ModelRun| r.variant(run).norm() != Norm::None;
     let models =
         reports.iter().flat_map(|r| r.runs.iter().filter(|run| normalized(r, run))).count();
-    let per_sample = reports.iter().any(|r| {
-        r.runs.iter().any(|run| matches!(r.variant(run).norm(), Norm::Group | Norm::Layer))
-    });
+    let per_sample =
+        reports.iter().any(|r| r.runs.iter().any(|run| r.variant(run).norm().per_sample()));
     let mut series = Vec::new();
     for r in reports {
         for run in r.runs.iter().filter(|run| normalized(r, run)) {

@@ -5,7 +5,7 @@
 use crate::common;
 
 use burn::tensor::Device;
-use spotlight_core::config::{Config, DatasetName, Norm};
+use spotlight_core::config::{Config, DatasetName};
 use spotlight_core::experiment_data::{DeviceData, ExperimentData};
 use spotlight_core::report::{EpochRecord, Mechanism};
 use spotlight_core::train::{Trainer, error_norm, margin};
@@ -24,7 +24,7 @@ fn run(config: &Config, batch_norm: bool, untrained: bool, train: bool) -> Vec<E
     let dev = DeviceData::new(&data, &Device::ndarray());
     let mut t = Trainer::new(
         config,
-        config.variant(if batch_norm { Norm::Batch } else { Norm::None }),
+        config.variant(batch_norm.into()),
         &data,
         &dev,
         data.members(),
