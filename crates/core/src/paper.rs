@@ -197,19 +197,20 @@ fn find<'a>(
     lambda: Option<f64>,
 ) -> Option<&'a ModelRun> {
     match lambda {
-        None => find_model(reports, arm, Variant::unregularized(bn)),
-        Some(_) => find_at(reports, arm, lambda).filter(|_| bn),
+        None => find_model(reports, arm, Variant::unregularized(bn), None),
+        Some(_) => find_model(reports, arm, Variant::BnReg, lambda).filter(|_| bn),
     }
 }
 
-/// The run of model `variant` (no regularizer) of an arm; `None` if missing or failed.
-fn find_model<'a>(reports: &[&'a Report], arm: Arm, variant: Variant) -> Option<&'a ModelRun> {
-    runs_of(reports, arm, None).find_map(|r| r.run(variant)).filter(|run| ok(run))
-}
-
-/// The BN model with the regularizer at λ of an arm.
-fn find_at<'a>(reports: &[&'a Report], arm: Arm, lambda: Option<f64>) -> Option<&'a ModelRun> {
-    runs_of(reports, arm, lambda).find_map(|r| r.run(Variant::BnReg)).filter(|run| ok(run))
+/// The run of model `variant` of an arm, without regularizer (or with it at λ); `None` if missing
+/// or failed.
+fn find_model<'a>(
+    reports: &[&'a Report],
+    arm: Arm,
+    variant: Variant,
+    lambda: Option<f64>,
+) -> Option<&'a ModelRun> {
+    runs_of(reports, arm, lambda).find_map(|r| r.run(variant)).filter(|run| ok(run))
 }
 
 fn ok(run: &ModelRun) -> bool {
@@ -499,7 +500,8 @@ fn gn_numbers(r: &[&Report], other: Variant, gn_first: bool) -> Option<Numbers> 
         if flipped_members(r, noise) < MIN_FLIPPED {
             continue;
         }
-        let (Some(g), Some(o)) = (find_model(r, arm, Variant::Gn), find_model(r, arm, other))
+        let (Some(g), Some(o)) =
+            (find_model(r, arm, Variant::Gn, None), find_model(r, arm, other, None))
         else {
             continue;
         };
@@ -511,7 +513,7 @@ fn gn_numbers(r: &[&Report], other: Variant, gn_first: bool) -> Option<Numbers> 
     }
     for (noise, tag) in [(0.0, "0%"), (0.05, "5%")] {
         let arm = adam(noise);
-        let auc = |v| find_model(r, arm, v)?.attack.as_ref().map(|a| a.lira_online.auc);
+        let auc = |v| find_model(r, arm, v, None)?.attack.as_ref().map(|a| a.lira_online.auc);
         if let (Some(g), Some(o)) = (auc(Variant::Gn), auc(other)) {
             out.push((format!("GN AUC {tag}"), g));
             out.push((format!("Δ AUC {tag} {pair} (pts)"), sign * 100.0 * (g - o)));
@@ -731,7 +733,7 @@ pub fn curves(by_seed: &[Vec<&Report>]) -> Vec<LensCurves> {
     for noise in NOISE_LEVELS {
         for variant in [Variant::Bn, Variant::Plain, Variant::Gn] {
             let runs: Vec<&ModelRun> =
-                by_seed.iter().filter_map(|r| find_model(r, adam(noise), variant)).collect();
+                by_seed.iter().filter_map(|r| find_model(r, adam(noise), variant, None)).collect();
             if runs.is_empty() {
                 continue;
             }

@@ -40,17 +40,22 @@ pub(super) fn stats(isa: Isa, x: &FlexTensor, groups: usize) -> FlexTensor {
 }
 
 /// One sample's output `x·scale + shift` per channel: `scale = γ/√(var + ε)` and
-/// `shift = β − mean·scale`, from its groups' statistics `st` (`[2·G]`). The forward and the
-/// backward's ReLU gate both take it, so they agree on which outputs were positive.
-fn scale_shift(st: &[f32], gv: &[f32], bv: &[f32], epsilon: f32) -> (Vec<f32>, Vec<f32>) {
+/// `shift = β − mean·scale`, from its groups' statistics `st` (`[2·G]`), into `scale` and `shift`
+/// (`[C]`, the caller's, reused across its samples). The forward and the backward's ReLU gate both
+/// take it, so they agree on which outputs were positive.
+fn scale_shift(
+    st: &[f32],
+    gv: &[f32],
+    bv: &[f32],
+    eps: f32,
+    (scale, shift): (&mut [f32], &mut [f32]),
+) {
     let (groups, c) = (st.len() / 2, gv.len());
-    (0..c)
-        .map(|ch| {
-            let g = ch / (c / groups);
-            let scale = gv[ch] / (st[groups + g] + epsilon).sqrt();
-            (scale, bv[ch] - st[g] * scale)
-        })
-        .unzip()
+    for (ch, (sc, sh)) in scale.iter_mut().zip(shift.iter_mut()).enumerate() {
+        let g = ch / (c / groups);
+        *sc = gv[ch] / (st[groups + g] + eps).sqrt();
+        *sh = bv[ch] - st[g] * *sc;
+    }
 }
 
 /// GroupNorm's output of `x` `[B, C, S]` with its [`stats`], then `max(·, 0)` with `relu`.
@@ -67,10 +72,11 @@ pub(super) fn forward(
     let groups = groups_of(stats);
     let mut out = vec![0f32; xv.len()];
     for_samples(&mut out, c * s, |first, rows| {
+        let (mut scale, mut shift) = (vec![0f32; c], vec![0f32; c]);
         for (j, o) in rows.chunks_exact_mut((c * s).max(1)).enumerate() {
             let n = first + j;
-            let (scale, shift) =
-                scale_shift(&st[n * 2 * groups..][..2 * groups], &gv, &bv, epsilon as f32);
+            let st = &st[n * 2 * groups..][..2 * groups];
+            scale_shift(st, &gv, &bv, epsilon as f32, (&mut scale, &mut shift));
             norm::affine(isa, &xv[n * c * s..][..c * s], c, s, &scale, &shift, relu, o);
         }
     });
@@ -98,31 +104,32 @@ pub(super) fn backward(
     let groups = groups_of(stats);
     let (per_group, eps) = (c / groups, epsilon as f32);
     let n = (per_group * s) as f32;
-    // Sample `i`'s `Σ g` then `Σ g·(x − mean)` per channel into `sums` (`[2·C]`, zeros).
-    let sample_sums = |i: usize, sums: &mut [f32]| {
+    // Sample `i`'s `Σ g` then `Σ g·(x − mean)` per channel into `sums` (`[2·C]`, zeros), with the
+    // thread's `gate`, which it leaves holding the sample's ReLU gate.
+    let sample_sums = |i: usize, sums: &mut [f32], gate: &mut Gate| {
         let st = &st[i * 2 * groups..][..2 * groups];
-        // The ReLU's gate: the output `x·scale + shift` was positive (all open without a ReLU).
-        let (scale, shift) = match &bv {
-            Some(bv) => scale_shift(st, &gv, bv, eps),
-            None => (vec![0.0; c], vec![1.0; c]),
-        };
-        let mean: Vec<f32> = (0..c).map(|ch| st[ch / per_group]).collect();
+        if let Some(bv) = &bv {
+            scale_shift(st, &gv, bv, eps, (&mut gate.scale, &mut gate.shift));
+        }
+        gate.mean.iter_mut().enumerate().for_each(|(ch, m)| *m = st[ch / per_group]);
         let run = i * c * s..(i + 1) * c * s;
-        norm::bn_grad_sums(isa, &xv[run.clone()], &dy[run], c, s, &mean, (&scale, &shift), sums);
-        (scale, shift)
+        let (x, dy) = (&xv[run.clone()], &dy[run]);
+        norm::bn_grad_sums(isa, x, dy, c, s, &gate.mean, (&gate.scale, &gate.shift), sums);
     };
     let mut sums = vec![0f32; b * 2 * c];
     let dx = if want_dx {
         let mut dx = vec![0f32; xv.len()];
         for_samples_pair(&mut sums, 2 * c, &mut dx, c * s, |first, sums, dx| {
+            let mut gate = Gate::new(c);
+            let (mut a, mut bx, mut k) = (vec![0f32; c], vec![0f32; c], vec![0f32; c]);
             let rows = sums.chunks_exact_mut(2 * c).zip(dx.chunks_exact_mut((c * s).max(1)));
             for (j, (sums, dx)) in rows.enumerate() {
                 let i = first + j;
-                let gate = sample_sums(i, sums);
+                sample_sums(i, sums, &mut gate);
                 // dx = a·g + bx·x + k per channel: a = γ/σ, bx = −mean(γ·g·x̂)/σ² and
-                // k = −mean(γ·g)/σ − bx·mean, the group's values spread over its channels.
+                // k = −mean(γ·g)/σ − bx·mean, the group's values spread over its channels (each
+                // sample sets every channel's).
                 let st = &st[i * 2 * groups..][..2 * groups];
-                let (mut a, mut bx, mut k) = (vec![0f32; c], vec![0f32; c], vec![0f32; c]);
                 for g in 0..groups {
                     let chs = g * per_group..(g + 1) * per_group;
                     let inv = 1.0 / (st[groups + g] + eps).sqrt();
@@ -146,7 +153,7 @@ pub(super) fn backward(
                     c,
                     s,
                     (&a, &bx, &k),
-                    (&gate.0, &gate.1),
+                    (&gate.scale, &gate.shift),
                     dx,
                 );
             }
@@ -154,8 +161,9 @@ pub(super) fn backward(
         Some(flat(dx, x.shape().to_vec()))
     } else {
         for_samples(&mut sums, 2 * c, |first, sums| {
+            let mut gate = Gate::new(c);
             for (j, sums) in sums.chunks_exact_mut(2 * c).enumerate() {
-                sample_sums(first + j, sums);
+                sample_sums(first + j, sums, &mut gate);
             }
         });
         None
@@ -171,4 +179,20 @@ pub(super) fn backward(
         }
     }
     (dx, flat(dgamma, vec![c]), flat(dbeta, vec![c]))
+}
+
+/// One thread's per-channel values (`[C]` each) in [`backward`], made once and reused across its
+/// samples: the ReLU's gate `scale`, `shift` (open where the output `x·scale + shift` was positive:
+/// always without a ReLU, `x·0 + 1`; with one, [`scale_shift`] fills them each sample) and the
+/// groups' means spread over their channels.
+struct Gate {
+    scale: Vec<f32>,
+    shift: Vec<f32>,
+    mean: Vec<f32>,
+}
+
+impl Gate {
+    fn new(c: usize) -> Self {
+        Self { scale: vec![0.0; c], shift: vec![1.0; c], mean: vec![0.0; c] }
+    }
 }

@@ -20,6 +20,18 @@ pub enum Mark {
     Ring(u32, ShapeStyle),
 }
 
+impl Mark {
+    /// The style its shape is drawn in, in a key and on a chart alike: a cross's and a ring's lines
+    /// 2 pixels wide, a ring unfilled; the others as given.
+    pub fn drawn_style(self) -> ShapeStyle {
+        match self {
+            Mark::Cross(_, s) => s.stroke_width(2),
+            Mark::Ring(_, s) => ShapeStyle { filled: false, ..s }.stroke_width(2),
+            Mark::Line(s, _) | Mark::Dot(_, s) | Mark::Square(s) | Mark::Triangle(_, s) => s,
+        }
+    }
+}
+
 /// The keys of one chart, in drawing order (an entry given twice is kept once).
 #[derive(Default)]
 pub struct Legend(Vec<(String, Mark)>);
@@ -78,12 +90,8 @@ impl Legend {
                 Mark::Dot(r, s) => area.draw(&Circle::new((x + 11, y), r, s)),
                 Mark::Square(s) => area.draw(&Rectangle::new([(x + 4, y - 6), (x + 18, y + 6)], s)),
                 Mark::Triangle(r, s) => area.draw(&TriangleMarker::new((x + 11, y), r, s)),
-                Mark::Cross(r, s) => area.draw(&Cross::new((x + 11, y), r, s.stroke_width(2))),
-                Mark::Ring(r, s) => area.draw(&Circle::new(
-                    (x + 11, y),
-                    r,
-                    ShapeStyle { filled: false, ..s }.stroke_width(2),
-                )),
+                Mark::Cross(r, _) => area.draw(&Cross::new((x + 11, y), r, mark.drawn_style())),
+                Mark::Ring(r, _) => area.draw(&Circle::new((x + 11, y), r, mark.drawn_style())),
             }
             .map_err(e)?;
             area.draw(&Text::new(label.as_str(), (x + MARK, y), style.clone())).map_err(e)?;

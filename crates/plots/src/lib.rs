@@ -276,12 +276,12 @@ where
         Mark::Triangle(r, st) => {
             chart.draw_series(points.into_iter().map(|p| TriangleMarker::new(p, r, st))).map(drop)
         }
-        Mark::Cross(r, st) => {
-            let st = st.stroke_width(2);
+        Mark::Cross(r, _) => {
+            let st = mark.drawn_style();
             chart.draw_series(points.into_iter().map(|p| Cross::new(p, r, st))).map(drop)
         }
-        Mark::Ring(r, st) => {
-            let st = ShapeStyle { filled: false, ..st }.stroke_width(2);
+        Mark::Ring(r, _) => {
+            let st = mark.drawn_style();
             chart.draw_series(points.into_iter().map(|p| Circle::new(p, r, st))).map(drop)
         }
         Mark::Square(st) | Mark::Line(st, _) => chart
