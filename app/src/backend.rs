@@ -1,5 +1,7 @@
 //! The backend the page trains on, chosen once per page: a reactive resource
-//! ([`Ui::backend`](crate::state::Ui)) that the banner reads and a run awaits. On WebGPU the
+//! ([`Ui::backend`](crate::state::Ui)) that the banner reads and a run awaits. With a hardware
+//! WebGPU adapter (or `measure=1`) the page times a few training steps on each backend, in
+//! workers, and trains on the faster ([`choose`]); the figures are kept for the tab's session. On WebGPU the
 //! training workers open their own devices; the page opens one (once: wgpu cannot be initialized
 //! twice) only when it needs it itself — the benchmark's rows, or training on the page where the
 //! browser offers no WebGPU in workers.
@@ -7,12 +9,14 @@
 use std::cell::RefCell;
 
 use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+use spotlight_core::Config;
 use spotlight_core::backend::BackendName;
 use spotlight_core::burn::tensor::Device;
-
+use spotlight_i18n::Lang;
 use spotlight_i18n::status::Status;
 
-use crate::web;
+use crate::{pool, web};
 
 /// A backend, with why it was chosen when it is not the one asked for (or not WebGPU).
 #[derive(Clone)]
@@ -39,12 +43,54 @@ pub enum Why {
     NoAdapter(web::NoAdapter),
     /// WebGPU is only a software fallback: the adapter's name.
     Fallback(String),
+    /// Both backends timed ([`Rates`]): the page trains on the faster.
+    Measured(Rates),
+    /// WebGPU (`gpu`) or the CPU could not be timed: why. The page trains on the other.
+    Unmeasured {
+        gpu: bool,
+        why: String,
+    },
+}
+
+/// Training samples per second of the page's first model on each backend, measured in this tab
+/// (`earlier`: by an earlier page of its session, read back from `sessionStorage`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Rates {
+    /// The WebGPU adapter they were measured on (`Adapter::describe`).
+    pub adapter: String,
+    pub webgpu: f64,
+    pub cpu: f64,
+    #[serde(skip)]
+    pub earlier: bool,
+}
+
+/// Where a tab keeps its [`Rates`].
+const RATES_KEY: &str = "spotlight-backend-rates";
+
+impl Rates {
+    /// This session's earlier rates for `adapter`, if it measured them.
+    fn earlier(adapter: &str) -> Option<Self> {
+        let r: Self = serde_json::from_str(&web::session_get(RATES_KEY)?).ok()?;
+        (r.adapter == adapter && r.webgpu > 0.0 && r.cpu > 0.0)
+            .then_some(Self { earlier: true, ..r })
+    }
+
+    fn keep(&self) {
+        if let Ok(text) = serde_json::to_string(self) {
+            web::session_set(RATES_KEY, &text);
+        }
+    }
 }
 
 impl Why {
+    /// Whether the banner says it on its line, not folded under "Why this one?".
+    pub fn said_plainly(&self) -> bool {
+        matches!(self, Self::Measured(_))
+    }
+
     /// The reason in words.
-    pub fn describe(&self, s: &Status) -> String {
-        let b = &s.banner;
+    pub fn describe(&self, lang: Lang) -> String {
+        let b = &lang.texts().status.banner;
         match self {
             Self::Lost(why) => (b.lost)(if why.is_empty() { b.no_reason } else { why }),
             Self::LinkCpu => b.link_cpu.into(),
@@ -56,6 +102,13 @@ impl Why {
             Self::NoAdapter(web::NoAdapter::Null) => b.no_adapter.into(),
             Self::NoAdapter(web::NoAdapter::Browser(e)) => (b.adapter_error)(e),
             Self::Fallback(name) => (b.software_fallback)(name),
+            Self::Measured(r) => {
+                let rate = |x: f64| lang.int(x.round() as u64);
+                let said = (b.measured)(&rate(r.webgpu), &rate(r.cpu), r.webgpu > r.cpu);
+                if r.earlier { format!("{said} {}", b.measured_earlier) } else { said }
+            }
+            Self::Unmeasured { gpu: true, why } => (b.webgpu_unmeasured)(why),
+            Self::Unmeasured { gpu: false, why } => (b.cpu_unmeasured)(why),
         }
     }
 }
@@ -97,11 +150,28 @@ pub fn shown(label: &str, s: &Status) -> String {
     label.to_string()
 }
 
-/// WebGPU unless the link asks for a CPU backend, WebGPU is missing or only a software fallback
-/// (unless the link asks for WebGPU), or a GPU device was lost (`lost`, the reason); then
-/// burn-flex with the reason (`backend=ndarray` too: the page is built without burn-ndarray).
-/// Choosing WebGPU asks only for an adapter: the devices are opened where the models train.
-pub async fn choose(pref: Option<BackendName>, lost: Option<String>) -> Backend {
+/// How the page chooses when the link names no backend and WebGPU has an adapter.
+#[derive(Clone)]
+pub struct Choosing {
+    /// Measure even a software adapter (`measure=1`); else only a hardware one is (a software
+    /// one runs on the CPU's own cores, ~10× slower than burn-flex here: the CPU without asking).
+    pub even_software: bool,
+    /// Not at all: WebGPU on a hardware adapter (`bench=1` times both backends itself).
+    pub never: bool,
+    /// Whose first model is timed: the page's experiment.
+    pub config: Config,
+    /// The language of a failure's words.
+    pub lang: Lang,
+    /// True while it measures (the banner says so).
+    pub measuring: RwSignal<bool>,
+}
+
+/// WebGPU or the CPU: what the link asks for (WebGPU, unless its adapter is missing); else the CPU
+/// where WebGPU is missing or only a software fallback, and otherwise the faster of the two,
+/// measured ([`measured`]); after a lost GPU device (`lost`, the reason), the CPU. The CPU is
+/// burn-flex (`backend=ndarray` too: the page is built without burn-ndarray). Choosing WebGPU
+/// asks only for an adapter: the devices are opened where the models train.
+pub async fn choose(pref: Option<BackendName>, lost: Option<String>, how: Choosing) -> Backend {
     if let Some(why) = lost {
         return Backend::cpu(BackendName::Flex, Some(Why::Lost(why)));
     }
@@ -114,17 +184,51 @@ pub async fn choose(pref: Option<BackendName>, lost: Option<String>) -> Backend 
         Some(BackendName::Ndarray) => Backend::cpu(BackendName::Ndarray, Some(Why::LinkNdarray)),
         Some(BackendName::Wgpu) | None => match web::webgpu_adapter().await {
             Err(why) => Backend::cpu(BackendName::Flex, Some(Why::NoAdapter(why))),
-            // A fallback adapter is software, not a GPU: slower than the CPU backend (~10× here).
-            Ok(adapter) if adapter.fallback && pref.is_none() => {
+            Ok(adapter) if pref.is_some() => webgpu(&adapter, None),
+            Ok(adapter) if adapter.fallback && !how.even_software => {
                 Backend::cpu(BackendName::Flex, Some(Why::Fallback(adapter.name)))
             }
-            Ok(adapter) => Backend {
-                device: None,
-                label: format!("WebGPU: {}", adapter.describe()),
-                gpu: true,
-                why: None,
-            },
+            Ok(adapter) if how.never => webgpu(&adapter, None),
+            Ok(adapter) => measured(&adapter, &how).await,
         },
+    }
+}
+
+fn webgpu(adapter: &web::Adapter, why: Option<Why>) -> Backend {
+    Backend { device: None, label: format!("WebGPU: {}", adapter.describe()), gpu: true, why }
+}
+
+/// The faster of WebGPU on `adapter` and burn-flex, each timed in a worker (the CPU first, then
+/// WebGPU: one at a time, so that neither slows the other), or this tab's earlier figures for the
+/// same adapter; a backend that cannot be timed leaves the other.
+async fn measured(adapter: &web::Adapter, how: &Choosing) -> Backend {
+    let name = adapter.describe();
+    let rates = match Rates::earlier(&name) {
+        Some(r) => Ok(r),
+        None => {
+            how.measuring.set(true);
+            web::mark("spotlight-backends-measuring");
+            let status = &how.lang.texts().status;
+            let cpu = pool::measure(&how.config, false, status).await;
+            let webgpu = pool::measure(&how.config, true, status).await;
+            how.measuring.set(false);
+            web::mark("spotlight-backends-measured");
+            match (webgpu, cpu) {
+                (Ok(webgpu), Ok(cpu)) => {
+                    let r = Rates { adapter: name, webgpu, cpu, earlier: false };
+                    r.keep();
+                    Ok(r)
+                }
+                (Err(why), _) => Err(Why::Unmeasured { gpu: true, why }),
+                (_, Err(why)) => Err(Why::Unmeasured { gpu: false, why }),
+            }
+        }
+    };
+    match rates {
+        Ok(r) if r.webgpu > r.cpu => webgpu(adapter, Some(Why::Measured(r))),
+        Ok(r) => Backend::cpu(BackendName::Flex, Some(Why::Measured(r))),
+        Err(why @ Why::Unmeasured { gpu: false, .. }) => webgpu(adapter, Some(why)),
+        Err(why) => Backend::cpu(BackendName::Flex, Some(why)),
     }
 }
 

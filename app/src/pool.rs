@@ -21,7 +21,7 @@ use spotlight_core::config::Config;
 use spotlight_core::experiment_data::ExperimentData;
 use spotlight_core::local::Ending;
 use spotlight_core::report::Report;
-use spotlight_i18n::status::Failure;
+use spotlight_i18n::status::{Failure, Status};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
@@ -146,6 +146,45 @@ fn rehearsal_failed(why: &str) {
         &format!("Spotlight: the rehearsal failed (the first run starts cold): {why}").into(),
     );
     web::mark("spotlight-rehearsal-failed");
+}
+
+/// The longest a backend measurement may take (a worker starting, a WebGPU device opening and its
+/// kernels compiling, the steps): past it the backend counts as unmeasured.
+pub const MEASURE_WAIT_S: u64 = 60;
+
+/// How fast `config`'s first model trains on WebGPU (`gpu`) or on burn-flex, timed in a worker of
+/// its own (`bench::step_rate`), which then ends: samples per second, or why it could not tell
+/// (in `status`' language). The page's thread only waits.
+pub async fn measure(config: &Config, gpu: bool, status: &Status) -> Result<f64, String> {
+    let f = &status.failure;
+    let inbox: Inbox = Rc::default();
+    let (worker, _handlers) = start(0, &glue_url(f)?, &inbox, f)?;
+    let msg = serde_json::to_string(&ToWorker::Measure { config: config.clone(), gpu })
+        .map_err(|e| e.to_string())?;
+    let t0 = web::now_ms();
+    let result = 'wait: loop {
+        if web::now_ms() - t0 > 1000.0 * MEASURE_WAIT_S as f64 {
+            break Err((status.banner.no_answer)(MEASURE_WAIT_S));
+        }
+        web::sleep_ms(50).await;
+        let messages: Vec<FromWorker> = inbox.borrow_mut().drain(..).map(|(_, m)| m).collect();
+        for m in messages {
+            match m {
+                FromWorker::Ready => {
+                    if let Err(e) = worker.post_message(&msg.clone().into()) {
+                        break 'wait Err(format!("{e:?}"));
+                    }
+                }
+                FromWorker::Measured(r) => break 'wait r.map_err(|e| e.to_string()),
+                FromWorker::NoGpu(why) => break 'wait Err((status.banner.webgpu_failed)(&why)),
+                FromWorker::GpuLost(why) => break 'wait Err((status.banner.lost)(&why)),
+                FromWorker::Failed(why) => break 'wait Err(why.describe(status)),
+                _ => {}
+            }
+        }
+    };
+    worker.terminate();
+    result
 }
 
 /// Asks every live worker to destroy its WebGPU device (`spotlightLoseGpu()`, for the browser
@@ -383,7 +422,7 @@ pub async fn run(
                     failed.get_or_insert(why.describe(&ui.lang_now().texts().status));
                     lingering.get_or_insert(now);
                 }
-                FromWorker::Rehearsed(_) => {}
+                FromWorker::Rehearsed(_) | FromWorker::Measured(_) => {}
                 FromWorker::NoGpu(why) => {
                     return Outcome {
                         no_gpu: Some(why),

@@ -24,6 +24,11 @@ use crate::{datasets, gpu_counts, pool, web};
 /// Timed training steps per model and backend in the benchmark (after the warm-up).
 const BENCH_STEPS: usize = 10;
 
+/// The benchmark's shadow models (one by one, then stacked): how many, and their batch (small: on
+/// a software WebGPU adapter each round takes seconds).
+pub const BENCH_SHADOWS: usize = 4;
+pub const BENCH_SHADOW_BATCH: usize = 16;
+
 /// Starts the experiment in the controls, unless something is running.
 pub fn start(ui: Ui) {
     if !ui.busy() {
@@ -293,6 +298,40 @@ pub async fn run_bench(ui: Ui) {
                         readbacks: (b[2] - a[2]) / per,
                     });
                     ui.bench.update(|b| b.throughput.push(t))
+                }
+                Err(e) => {
+                    ui.bench_note.set(BenchNote::Failed(label.clone(), e));
+                    break;
+                }
+            }
+            web::yield_now().await;
+        }
+    }
+    // Shadow models of BN one by one, then stacked as one network, on each backend.
+    for (device, label) in &backends {
+        ui.bench_note.set(BenchNote::TimingShadows(label.clone()));
+        let gpu = label.starts_with("WebGPU");
+        for stacked in [false, true] {
+            let at_start = std::cell::Cell::new(None);
+            let timed = || at_start.set(gpu_counts::counts().filter(|_| gpu));
+            match bench::shadows_time(
+                device,
+                label,
+                true,
+                BENCH_SHADOW_BATCH,
+                BENCH_SHADOWS,
+                stacked,
+                &clock,
+                &timed,
+            )
+            .await
+            {
+                Ok(mut t) => {
+                    t.dispatches_per_sample = at_start
+                        .get()
+                        .zip(gpu_counts::counts())
+                        .map(|(a, b)| (b[0] - a[0]) / t.samples as f64);
+                    ui.bench.update(|b| b.shadows.push(t));
                 }
                 Err(e) => {
                     ui.bench_note.set(BenchNote::Failed(label.clone(), e));

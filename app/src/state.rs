@@ -91,6 +91,8 @@ pub enum BenchNote {
     NoMnist,
     /// Timing a model on a backend (its label).
     Timing(Variant, String),
+    /// Timing shadow models one by one and stacked on a backend (its label).
+    TimingShadows(String),
     /// Timing the comparison in the controls on a backend (its label).
     TimingComparison(String),
     Done,
@@ -117,6 +119,8 @@ pub struct Ui {
     pub backend_pref: Option<BackendName>,
     /// The backend, chosen at start-up, and again (the CPU) after a lost GPU device.
     pub backend: LocalResource<Backend>,
+    /// True while the page times the backends to choose one (`backend::choose`).
+    pub measuring: RwSignal<bool>,
     /// Why a WebGPU device (a worker's or the page's) was lost, once one was.
     pub gpu_lost: RwSignal<Option<String>>,
     /// Why WebGPU trains on the page's thread, once a worker could not open a device (the
@@ -160,6 +164,14 @@ impl Ui {
             Some(code) => Lang::parse(code).unwrap_or_default(),
             None => Lang::preferred(web::browser_languages().iter().map(String::as_str)),
         };
+        let measuring = RwSignal::new(false);
+        let choosing = backend::Choosing {
+            even_software: link.measure,
+            never: link.bench,
+            config: link.config.clone(),
+            lang,
+            measuring,
+        };
         Self {
             config: RwSignal::new(link.config.clone()),
             notices: RwSignal::new(
@@ -167,7 +179,10 @@ impl Ui {
             ),
             backend_pref: pref,
             // Reads `gpu_lost`: a lost device makes the next run choose again (the CPU).
-            backend: LocalResource::new(move || backend::choose(pref, gpu_lost.get())),
+            backend: LocalResource::new(move || {
+                backend::choose(pref, gpu_lost.get(), choosing.clone())
+            }),
+            measuring,
             gpu_lost,
             gpu_on_page: RwSignal::new(None),
             ask: RwSignal::new(None),

@@ -196,6 +196,18 @@ pub fn mark(name: &str) {
     }
 }
 
+/// A value this tab's session keeps (`sessionStorage`), if the browser keeps one for `key`.
+pub fn session_get(key: &str) -> Option<String> {
+    window().session_storage().ok().flatten()?.get_item(key).ok().flatten()
+}
+
+/// Keeps `value` for this tab's session (`sessionStorage`; nothing where the browser refuses).
+pub fn session_set(key: &str, value: &str) {
+    if let Some(s) = window().session_storage().ok().flatten() {
+        let _ = s.set_item(key, value);
+    }
+}
+
 /// The page's query string (with its `?`).
 pub fn query() -> String {
     window().location().search().unwrap_or_default()

@@ -10,6 +10,7 @@ use std::cell::RefCell;
 use serde::{Deserialize, Serialize};
 use spotlight_core::Config;
 use spotlight_core::backend::BackendName;
+use spotlight_core::bench;
 use spotlight_core::experiment::shadow_keep;
 use spotlight_core::experiment_data::ExperimentData;
 use spotlight_core::jobs::{self, Job, JobOutput, JobResult};
@@ -47,6 +48,12 @@ pub enum ToWorker {
     Rehearse {
         config: Config,
     },
+    /// How fast this config's first model trains here, on WebGPU (`gpu`) or burn-flex
+    /// (`bench::step_rate`): the page measures both before its first run and trains on the faster.
+    Measure {
+        config: Config,
+        gpu: bool,
+    },
     /// Destroys this worker's WebGPU device (`spotlightLoseGpu()`, for the browser tests: the
     /// browser then reports the loss as it would a real one).
     LoseGpu,
@@ -74,6 +81,8 @@ pub enum FromWorker {
     },
     /// The rehearsal ended: how many models it trained, or why it failed.
     Rehearsed(Result<jobs::Rehearsal, RunError>),
+    /// The measurement ended: samples per second, or why it failed.
+    Measured(Result<f64, RunError>),
     /// The worker cannot go on: a panic, the module failed to load, a message it cannot read.
     Failed(Trouble),
     /// WebGPU could not start in this worker (the browser may offer it only on the page): why.
@@ -190,6 +199,21 @@ fn receive(v: &wasm_bindgen::JsValue) -> Result<(), Trouble> {
                 Err(e) => Err(RunError::Other(e)),
             };
             post(&FromWorker::Rehearsed(result));
+        }),
+        ToWorker::Measure { config, gpu } => wasm_bindgen_futures::spawn_local(async move {
+            let device = if gpu {
+                match backend::webgpu_device(|why| post(&FromWorker::GpuLost(why))).await {
+                    Ok(d) => d,
+                    Err(why) => return post(&FromWorker::NoGpu(why)),
+                }
+            } else {
+                match BackendName::Flex.cpu_device() {
+                    Ok(d) => d,
+                    Err(e) => return post(&FromWorker::Measured(Err(RunError::Other(e)))),
+                }
+            };
+            let clock = || web::now_ms() / 1000.0;
+            post(&FromWorker::Measured(bench::step_rate(&config, &device, &clock).await));
         }),
         ToWorker::Attack { variant, config, target, shadow_phi } => {
             let result = DATA.with(|d| {

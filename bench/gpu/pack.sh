@@ -10,7 +10,8 @@
 # driver there and is not packed; the loader is used only where the system has none.
 # Environment: PACK_DIR (the folder, default target/gpu-check), PACK_FASHION=1 (also pack
 # fashion.spds.gz, 29 MiB: only runs naming dataset=fashion or ood_source=other need it),
-# CARGO_TARGET_DIR (as cargo reads it). The pack must stay within 64 MiB (checked).
+# FEATURES (the CLI's cargo features, default wgpu; wgpu,autotune turns on cubecl's autotune, to
+# compare: build it with another CARGO_TARGET_DIR and PACK_DIR), CARGO_TARGET_DIR (as cargo reads it). The pack must stay within 64 MiB (checked).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -18,8 +19,9 @@ cd "$root"
 dest=${PACK_DIR:-target/gpu-check}
 limit=$((64 * 1024 * 1024))
 
-echo "pack.sh: cargo build --release --locked -p spotlight-cli --features wgpu (nice -n 10; ~20-30 min cold)"
-nice -n 10 cargo build --release --locked -p spotlight-cli --features wgpu
+features=${FEATURES:-wgpu}
+echo "pack.sh: cargo build --release --locked -p spotlight-cli --features $features (nice -n 10; ~20-30 min cold)"
+nice -n 10 cargo build --release --locked -p spotlight-cli --features "$features"
 bin=${CARGO_TARGET_DIR:-target}/release/spotlight
 # The wgpu backend's crates leave their source paths in the binary; a build without them does not.
 grep -q 'wgpu-hal-' "$bin" || { echo "pack.sh: $bin has no wgpu backend in it" >&2; exit 1; }
@@ -45,8 +47,10 @@ rm -rf "$dest"
 mkdir -p "$dest/lib" "$dest/data"
 cp "$bin" "$dest/spotlight"
 strip "$dest/spotlight"
+# The newest glibc symbol version a binary or library needs (GLIBC_2.x).
+glibc_need() { objdump -T "$1" 2>/dev/null | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1; }
 bin_sha=$(sha256sum "$dest/spotlight" | cut -d' ' -f1)
-bin_glibc=$(objdump -T "$dest/spotlight" 2>/dev/null | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1)
+bin_glibc=$(glibc_need "$dest/spotlight")
 bin_mib=$(stat -c %s "$dest/spotlight" | awk '{ printf "%.1f", $1 / 1048576 }')
 gzip -9 -n "$dest/spotlight"
 cp bench/gpu/run.sh bench/gpu/vkprobe.py "$dest/"
@@ -58,12 +62,11 @@ loader_pkg=$(dpkg -S "$loader_real" 2>/dev/null | cut -d: -f1 | head -1)
 loader_ver=$([ -n "$loader_pkg" ] && dpkg-query -W -f='${Version}' "$loader_pkg" 2>/dev/null || true)
 echo "$(basename "$loader_real")${loader_pkg:+ from $loader_pkg $loader_ver}" >"$dest/lib/VERSION"
 
-glibc_need() { objdump -T "$1" 2>/dev/null | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1; }
 dirty=$(git status --porcelain --untracked-files=no 2>/dev/null | wc -l)
 {
     echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo ?)$([ "$dirty" != 0 ] && echo " + $dirty changed tracked files")"
     echo "built: $(date -u '+%Y-%m-%d %H:%M UTC') on $(. /etc/os-release && echo "$PRETTY_NAME"), $(rustc -V)"
-    echo "build: cargo build --release --locked -p spotlight-cli --features wgpu (then stripped)"
+    echo "build: cargo build --release --locked -p spotlight-cli --features $features (then stripped)"
     echo "spotlight: $bin_mib MiB stripped, sha256 $bin_sha (spotlight.gz unpacked)"
     echo "needs: glibc >= ${bin_glibc#GLIBC_} (spotlight), $(glibc_need "$dest/lib/libvulkan.so.1" | sed 's/GLIBC_//') (the packed loader)"
     echo "loader: lib/libvulkan.so.1 = $(cat "$dest/lib/VERSION")"

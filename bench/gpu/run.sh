@@ -3,9 +3,10 @@
 # through Vulkan, offline, in one command of a few minutes:
 #   1. what the machine is: the GPU (nvidia-smi), the Vulkan loader and drivers (ICD files,
 #      `vulkaninfo --summary`), the Vulkan devices the loader lists (vkprobe.py);
-#   2. `spotlight bench --backends wgpu,flex` (train samples/s per batch size, both backends);
+#   2. `spotlight bench --backends wgpu,flex` (train samples/s per batch size, both backends; 4
+#      shadow models one by one and stacked as one network);
 #   3. `spotlight run --backend wgpu` of the default comparison (the page's GPU default:
-#      2,000 samples × 8 epochs, 4 shadows a model), with its wall time.
+#      2,000 samples × 8 epochs, 4 shadows a model), with the adapter it took and its wall time by phase.
 # Everything it prints also lands in RESULTS/gpu-check.log, beside the run's report.
 #
 # Made by bench/gpu/pack.sh (which puts the binary (gzipped), this script, vkprobe.py, the MNIST asset and a
@@ -63,9 +64,11 @@ mkdir -p "$results" || die "cannot create $results"
 exec > >(tee "$results/gpu-check.log") 2>&1
 tee_pid=$!
 sampler=""
+# Stops the GPU sampler (nvidia-smi, started below), if running.
+stop_sampler() { [ -n "$sampler" ] && kill "$sampler" 2>/dev/null && wait "$sampler" 2>/dev/null; sampler=""; }
 # At exit: stop the GPU sampler, then let tee write the last lines before the shell returns.
 finish() {
-    [ -n "$sampler" ] && kill "$sampler" 2>/dev/null && wait "$sampler" 2>/dev/null
+    stop_sampler
     exec >&- 2>&-
     wait "$tee_pid" 2>/dev/null
 }
@@ -171,8 +174,6 @@ if command -v nvidia-smi >/dev/null 2>&1; then
         >"$results/nvidia-smi-samples.csv" 2>/dev/null &
     sampler=$!
 fi
-stop_sampler() { [ -n "$sampler" ] && kill "$sampler" 2>/dev/null && wait "$sampler" 2>/dev/null; sampler=""; }
-
 status=0
 section "spotlight bench --backends wgpu,flex $bench_args --no-torch"
 t0=$(now)
@@ -181,7 +182,7 @@ t0=$(now)
 bench_rc=${PIPESTATUS[0]}
 bench_s=$(secs "$t0" "$(now)")
 echo "(bench: exit $bench_rc, $bench_s s)"
-wgpu_rows=$(grep -cE '^wgpu +(BN|no-BN) +[0-9]+ +[0-9]' "$results/bench.txt")
+wgpu_rows=$(awk 'NF > 7 && $1 == "wgpu" && ($2 == "BN" || $2 == "no-BN") && $4 ~ /^[0-9]+$/ { n++ } END { print n + 0 }' "$results/bench.txt")
 if [ "$bench_rc" != 0 ] || [ "$wgpu_rows" = 0 ]; then
     echo "run.sh: bench measured no wgpu row (exit $bench_rc): $(grep -m1 '^wgpu ' "$results/bench.txt" || echo 'see above')"
     status=1
@@ -203,20 +204,22 @@ section "Summary$([ "$quick" = 1 ] && echo ' (--quick)')"
 echo "GPU (nvidia-smi): ${gpu_name:-none found}"
 echo "Vulkan device 0 (vkprobe): ${vk_device:-not listed}"
 [ "$probe" = cpu ] && echo "  => a CPU Vulkan device: NOT a GPU figure"
-echo "the adapter wgpu took: spotlight does not print it; burn-wgpu's automatic choice takes Vulkan's"
-echo "  high-performance device when Vulkan lists any device that is not a CPU"
+echo "the adapter wgpu took: $(grep -o -m1 'backend wgpu: .*' "$results/run.txt" 2>/dev/null || echo 'not known (no run)')"
+# The throughput rows have 10 columns, the shadow models' rows (one by one vs stacked) 7.
 echo "bench, train samples/s (batch: wgpu / flex):"
 for model in BN no-BN; do
-    for b in $(awk -v m="$model" '$1 == "wgpu" && $2 == m && $4 ~ /^[0-9]+$/ { print $3 }' "$results/bench.txt"); do
-        w=$(awk -v m="$model" -v b="$b" '$1 == "wgpu" && $2 == m && $3 == b { print $4 }' "$results/bench.txt")
-        f=$(awk -v m="$model" -v b="$b" '$1 == "flex" && $2 == m && $3 == b { print $4 }' "$results/bench.txt")
+    for b in $(awk -v m="$model" 'NF > 7 && $1 == "wgpu" && $2 == m && $4 ~ /^[0-9]+$/ { print $3 }' "$results/bench.txt"); do
+        w=$(awk -v m="$model" -v b="$b" 'NF > 7 && $1 == "wgpu" && $2 == m && $3 == b { print $4 }' "$results/bench.txt")
+        f=$(awk -v m="$model" -v b="$b" 'NF > 7 && $1 == "flex" && $2 == m && $3 == b { print $4 }' "$results/bench.txt")
         echo "  $model batch $b: wgpu $w / flex ${f:-—}"
     done
 done
+echo "bench, shadow models one by one -> stacked, samples/s:"
+awk 'NF == 7 && ($1 == "wgpu" || $1 == "flex") { printf "  %s %s batch %s, %s models: %s -> %s (%s)\n", $1, $2, $3, $4, $5, $6, $7 }' "$results/bench.txt"
 echo "bench: $bench_s s in all"
 if [ -n "${run_s:-}" ]; then
-    echo "run on wgpu: $(grep -m1 '^wall time' "$results/run.txt" | sed 's/;.*//') (spotlight's own figure: a total only,"
-    echo "  spotlight run prints no time by phase); $run_s s with the process's start; exit $run_rc"
+    echo "run on wgpu: $(grep -m1 '^wall time' "$results/run.txt" | sed 's/; report.*//')"
+    echo "  ($run_s s with the process's start; exit $run_rc)"
 fi
 if [ -s "$results/nvidia-smi-samples.csv" ]; then
     awk -F', *' '{ if ($1 > u) u = $1; if ($2 > m) m = $2; n++ }

@@ -1,7 +1,7 @@
 // The start-up: the page opens without an error, states its backend, sizes its default to it, and asks
 // nothing of the host outside its sub-path.
 import { useApp } from '../fixture.mjs';
-import { bannerText, advanced, values, noErrors, shot } from '../page.mjs';
+import { bannerText, advanced, values, noErrors, shot, longTasks } from '../page.mjs';
 
 const app = useApp();
 const { open, test } = app;
@@ -43,4 +43,43 @@ test('start-up: no console error, backend stated, default controls', async () =>
   // Served under /spotlight/ (as static-pages hosts do): nothing may be asked of the host's root.
   if (app.outside.length) throw new Error('requests outside the sub-path: ' + app.outside.join(', '));
   return `${banner}; served under ${new URL(app.base).pathname}`;
+});
+
+test('the backend: a software WebGPU adapter means the CPU, said why; measure=1 times both and trains on the faster, kept for the tab; backend=webgpu forces it', async () => {
+  // This machine's WebGPU is SwiftShader, a software fallback adapter: the CPU, not measured.
+  const page = await open();
+  const plain = await page.evaluate(() => ({
+    chosen: document.querySelector('#backend-banner').dataset.chosen,
+    why: document.querySelector('#backend-banner details.why')?.textContent || '',
+    measured: performance.getEntriesByName('spotlight-backends-measured').length,
+  }));
+  if (plain.chosen !== 'cpu' || !/software fallback \(.+\), which runs on the same processor .* so it is not measured; measure=1 in the link measures both/.test(plain.why) || plain.measured) throw new Error('a software adapter: ' + JSON.stringify(plain));
+  // measure=1: a few steps of the page's first model on each backend, in workers, then the faster.
+  const m = await open('?measure=1&batch_size=32');
+  const seen = async () => m.evaluate(() => {
+    const b = document.querySelector('#backend-banner');
+    return {
+      chosen: b.dataset.chosen, text: b.textContent, gpu: Number(b.dataset.webgpuRate), cpu: Number(b.dataset.cpuRate),
+      measured: performance.getEntriesByName('spotlight-backends-measured').length,
+    };
+  });
+  const first = await seen();
+  const said = /measured here: WebGPU ([\d,]+) samples\/s, CPU ([\d,]+) samples\/s, so training on (WebGPU|the CPU)/.exec(first.text);
+  if (!said || !(first.gpu > 0) || !(first.cpu > 0) || first.measured !== 1) throw new Error('measure=1: ' + JSON.stringify(first));
+  const faster = first.gpu > first.cpu ? 'webgpu' : 'cpu';
+  const num = (s) => Number(s.replace(/,/g, ''));
+  if (first.chosen !== faster || (said[3] === 'WebGPU') !== (faster === 'webgpu') || num(said[1]) !== Math.round(first.gpu) || num(said[2]) !== Math.round(first.cpu)) throw new Error('not the faster, or not as measured: ' + JSON.stringify(first));
+  const lt = await longTasks(m, 'spotlight-backends-measuring');
+  // Kept for the tab's session: a reload says the same figures, measured earlier, without measuring.
+  await m.reload();
+  await m.waitForSelector('#backend-banner[data-chosen]', { timeout: 60000 });
+  const again = await seen();
+  if (again.measured || again.chosen !== first.chosen || again.gpu !== first.gpu || again.cpu !== first.cpu || !/\(measured earlier in this session\)/.test(again.text)) throw new Error('after a reload: ' + JSON.stringify(again));
+  // backend=webgpu forces WebGPU, unmeasured.
+  const forced = await open('?backend=webgpu&measure=1');
+  const f = await forced.evaluate(() => ({ chosen: document.querySelector('#backend-banner').dataset.chosen, rate: document.querySelector('#backend-banner').dataset.webgpuRate, measured: performance.getEntriesByName('spotlight-backends-measured').length }));
+  if (f.chosen !== 'webgpu' || f.rate !== undefined || f.measured) throw new Error('backend=webgpu: ' + JSON.stringify(f));
+  await shot(m.locator('#backend-banner'), 'banner-measured');
+  noErrors(page, m, forced);
+  return `${said[0]}; main thread while it measured and since: ${lt.count} long tasks (> 50 ms), longest ${lt.maxMs.toFixed(0)} ms`;
 });

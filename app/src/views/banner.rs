@@ -26,6 +26,7 @@ pub fn Banner(ui: Ui) -> impl IntoView {
         let s = &ui.t().status;
         let b = &s.banner;
         match ui.backend.get() {
+            None if ui.measuring.get() => b.measuring.to_string(),
             None => b.starting.to_string(),
             Some(be) => {
                 let ran = !matches!(ui.activity.get(), Activity::Idle | Activity::Benchmarking);
@@ -41,6 +42,11 @@ pub fn Banner(ui: Ui) -> impl IntoView {
                     backend::shown(&be.label, s)
                 );
                 // While no run goes on, on the CPU: how long one takes here, at this machine's pace.
+                // A choice by measurement: the two figures, on the line.
+                if let Some(why) = be.why.as_ref().filter(|w| w.said_plainly()) {
+                    text.push_str(" — ");
+                    text.push_str(&why.describe(ui.lang.get()));
+                }
                 let busy = ui.activity.with(Activity::busy);
                 if let (false, false, Some(secs)) = (busy, be.gpu, estimate(ui)) {
                     text.push_str(" — ");
@@ -50,15 +56,26 @@ pub fn Banner(ui: Ui) -> impl IntoView {
             }
         }
     };
-    let why = move || ui.backend.get().and_then(|be| be.why.map(|w| w.describe(&ui.t().status)));
+    let why = move || {
+        let why = ui.backend.get()?.why.filter(|w| !w.said_plainly())?;
+        Some(why.describe(ui.lang.get()))
+    };
     let class =
         move || if ui.backend.get().is_some_and(|b| b.gpu) { "banner gpu" } else { "banner cpu" };
     // `data-chosen` once the backend is known (the browser tests wait for it, in any language).
     let chosen = move || ui.backend.get().map(|b| if b.gpu { "webgpu" } else { "cpu" });
     // The estimate unrounded, in seconds, for the tests and `e2e/estimate.mjs`.
     let estimate_s = move || estimate(ui).map(|s| s.to_string());
+    // The measured rates, unrounded (samples/s), for the tests.
+    let rates = move || match ui.backend.get()?.why? {
+        backend::Why::Measured(r) => Some(r),
+        _ => None,
+    };
+    let webgpu_rate = move || rates().map(|r| r.webgpu.to_string());
+    let cpu_rate = move || rates().map(|r| r.cpu.to_string());
     view! {
-        <div id="backend-banner" class=class data-chosen=chosen data-estimate-s=estimate_s>
+        <div id="backend-banner" class=class data-chosen=chosen data-estimate-s=estimate_s
+            data-webgpu-rate=webgpu_rate data-cpu-rate=cpu_rate>
             {text}
             <Show when=move || why().is_some()>
                 <details class="why"><summary>{ui.tr(|t| t.status.banner.why)}</summary>{why}</details>

@@ -5,12 +5,13 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use spotlight_core::Variant;
+use spotlight_core::bench;
 use spotlight_i18n::Lang;
 use spotlight_i18n::say::run::{phases, run_error};
 use spotlight_i18n::status::Comparison;
 use spotlight_plots::model_name;
 
-use crate::session::run_bench;
+use crate::session::{BENCH_SHADOW_BATCH, BENCH_SHADOWS, run_bench};
 use crate::state::{Activity, BenchNote, Ui};
 use crate::views::{Cell, KeyedRows, cell};
 use crate::{backend, web};
@@ -55,6 +56,44 @@ pub fn BenchView(ui: Ui) -> impl IntoView {
         })
     };
     let b = move || &ui.t().status.bench;
+    // Shadow models one by one beside stacked: a row per backend (the pairs as timed).
+    let shadow_rows = move || {
+        let lang = ui.lang.get();
+        let s = &lang.texts().status;
+        ui.bench.with(|b| {
+            b.shadows
+                .chunks_exact(2)
+                .filter(|p| !p[0].stacked && p[1].stacked)
+                .map(|p| {
+                    let rate = |t: &bench::ShadowsTime| t.samples as f64 / t.seconds;
+                    let dispatches = |t: &bench::ShadowsTime| t.dispatches_per_sample;
+                    vec![
+                        cell(backend::shown(&p[0].backend, s)),
+                        cell(model_name(Variant::unregularized(p[0].batch_norm), lang)),
+                        Cell { text: lang.num(rate(&p[0]), 0), class: "rate" },
+                        Cell { text: lang.num(rate(&p[1]), 0), class: "rate" },
+                        cell(format!("{}×", lang.num(p[0].seconds / p[1].seconds, 2))),
+                        match (dispatches(&p[0]), dispatches(&p[1])) {
+                            (Some(a), Some(b)) => Cell {
+                                text: format!("{} → {}", lang.num(a, 2), lang.num(b, 2)),
+                                class: "gpu-work",
+                            },
+                            _ => cell("—".to_string()),
+                        },
+                    ]
+                })
+                .collect()
+        })
+    };
+    let shadows_caption = move || {
+        let lang = ui.lang.get();
+        let c = bench::shadows_config(true, BENCH_SHADOW_BATCH, BENCH_SHADOWS);
+        (lang.texts().status.bench.shadows_caption)(
+            &lang.int(BENCH_SHADOWS as u64),
+            &lang.int(c.train_size as u64),
+            &lang.int(BENCH_SHADOW_BATCH as u64),
+        )
+    };
     let comparison = move || {
         let lang = ui.lang.get();
         let s = &lang.texts().status;
@@ -102,6 +141,13 @@ pub fn BenchView(ui: Ui) -> impl IntoView {
                     <KeyedRows rows=Signal::derive(rows) />
                 </table>
             </Show>
+            <Show when=move || ui.bench.with(|b| b.shadows.len() >= 2)>
+                <p class="caption">{shadows_caption}</p>
+                <table class="numbers" id="bench-shadows">
+                    <tr>{move || b().shadows_headers.map(|h| view! { <th>{h}</th> }).to_vec()}</tr>
+                    <KeyedRows rows=Signal::derive(shadow_rows) />
+                </table>
+            </Show>
             <p id="bench-comparison">{comparison}</p>
         </section>
     }
@@ -123,6 +169,7 @@ fn note(lang: Lang, n: &BenchNote) -> String {
         BenchNote::Timing(model, label) => {
             (b.timing)(model_name(*model, lang), &backend::shown(label, s))
         }
+        BenchNote::TimingShadows(label) => (b.timing_shadows)(&backend::shown(label, s)),
         BenchNote::TimingComparison(label) => (b.timing_comparison)(&backend::shown(label, s)),
         BenchNote::Done => b.done.into(),
         BenchNote::Unfinished(how) => (b.unfinished)(&match how {

@@ -29,6 +29,10 @@ pub struct BenchArgs {
     /// Skips PyTorch (`python3 bench/torch_lenet.py`).
     #[arg(long)]
     pub(crate) no_torch: bool,
+    /// Shadow models timed one by one and stacked as one network, per backend, at the first
+    /// batch size (0: none).
+    #[arg(long, value_name = "N", value_parser = parse_shadows, default_value_t = 4)]
+    pub(crate) shadows: usize,
     /// Where the dataset assets (*.spds.gz) are.
     #[arg(long, value_name = "DIR", default_value = "public/data")]
     pub(crate) data_dir: PathBuf,
@@ -48,6 +52,49 @@ fn parse_steps(s: &str) -> Result<usize, String> {
         .ok()
         .filter(|&n| (1..=10_000).contains(&n))
         .ok_or("allowed: 1 to 10000".into())
+}
+
+fn parse_shadows(s: &str) -> Result<usize, String> {
+    s.trim().parse::<usize>().ok().filter(|&n| n <= 16).ok_or("allowed: 0 to 16".into())
+}
+
+/// Shadow models trained one by one, then stacked as one network (the core's measurement): the
+/// rows, or why a backend could not.
+fn shadows_rows(backend: BackendName, batch: usize, models: usize) -> Result<Vec<String>, Fail> {
+    let (device, label) = native_device(backend).map_err(|e| Fail(1, e))?;
+    let epoch = Instant::now();
+    let clock = move || epoch.elapsed().as_secs_f64();
+    let mut rows = Vec::new();
+    for bn in [true, false] {
+        let time = |stacked| {
+            threads::on_pool(|| {
+                pollster::block_on(bench::shadows_time(
+                    &device,
+                    &label,
+                    bn,
+                    batch,
+                    models,
+                    stacked,
+                    &clock,
+                    &|| {},
+                ))
+            })
+            .map_err(|e| Fail(1, crate::run_error(&e)))
+        };
+        let (alone, stacked) = (time(false)?, time(true)?);
+        let rate = |t: &bench::ShadowsTime| t.samples as f64 / t.seconds;
+        rows.push(format!(
+            "{:<8} {:<6} {:>6} {:>7} {:>15.0} {:>17.0} {:>8.2}×",
+            backend.as_str(),
+            model_name(spotlight_core::Variant::unregularized(bn)),
+            batch,
+            alone.models,
+            rate(&alone),
+            rate(&stacked),
+            alone.seconds / stacked.seconds
+        ));
+    }
+    Ok(rows)
 }
 
 /// Peak resident memory of this process (Linux `VmHWM`), in MiB.
@@ -210,7 +257,7 @@ fn torch(batches: &[usize], steps: usize) -> Result<Vec<(bool, usize, f64)>, Str
 }
 
 pub fn cmd_bench(args: BenchArgs) -> Result<(), Fail> {
-    let BenchArgs { mut backends, batches, steps, no_torch, data_dir: dir } = args;
+    let BenchArgs { mut backends, batches, steps, no_torch, shadows, data_dir: dir } = args;
     if backends.is_empty() {
         backends = [BackendName::Ndarray, BackendName::Flex, BackendName::Wgpu]
             .into_iter()
@@ -297,6 +344,29 @@ pub fn cmd_bench(args: BenchArgs) -> Result<(), Fail> {
                     t_gflops,
                     t_share
                 );
+            }
+        }
+    }
+    if shadows > 0 {
+        let batch = batches[0];
+        println!(
+            "shadow models one by one vs stacked as one network (issue #33): {shadows} models, {} members each (about), 2 epochs, batch {batch}, images of noise; samples/s of training (the data's upload, an untimed epoch first, the pool's scores on each model included)",
+            bench::shadows_config(true, batch, shadows).train_size
+        );
+        println!(
+            "{:<8} {:<6} {:>6} {:>7} {:>15} {:>17} {:>9}",
+            "backend",
+            "model",
+            "batch",
+            "models",
+            "alone samples/s",
+            "stacked samples/s",
+            "speed-up"
+        );
+        for backend in &backends {
+            match shadows_rows(*backend, batch, shadows) {
+                Ok(rows) => rows.iter().for_each(|r| println!("{r}")),
+                Err(Fail(_, e)) => println!("{:<8} {e}", backend.as_str()),
             }
         }
     }

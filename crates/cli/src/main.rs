@@ -8,6 +8,7 @@ use std::time::Instant;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use spotlight_core::backend::{BackendName, native_device};
+use spotlight_core::bench::PhaseTimes;
 use spotlight_core::config::DatasetName;
 use spotlight_core::data::Dataset;
 use spotlight_core::experiment_data::ExperimentData;
@@ -261,14 +262,14 @@ fn progress_bar(total: usize, quiet: bool) -> ProgressBar {
     pb
 }
 
-/// Runs one experiment with a progress bar.
+/// Runs one experiment with a progress bar: its report and its wall time by phase.
 pub fn run_experiment(
     config: &Config,
     data_dir: &Path,
     backend: BackendName,
     quiet: bool,
     prefix: &str,
-) -> Result<Report, Fail> {
+) -> Result<(Report, PhaseTimes), Fail> {
     let ds = load_dataset(data_dir, config.dataset)?;
     let other = if config.ood_fraction > 0.0
         && config.ood_source == spotlight_core::config::OodSourceName::Other
@@ -285,7 +286,7 @@ pub fn run_experiment(
     let start = Instant::now();
     let clock = || start.elapsed().as_secs_f64();
     let batch = config.batch_size as f64;
-    let (_, _, report) = threads::on_pool(|| {
+    let (_, times, report) = threads::on_pool(|| {
         pollster::block_on(local::run_here(
             config,
             &data,
@@ -308,7 +309,7 @@ pub fn run_experiment(
         ))
     });
     pb.finish_and_clear();
-    Ok(report)
+    Ok((report, times))
 }
 
 /// Why a model's training or its attack stopped, in the CLI's output: the page's words, in English.
@@ -457,7 +458,7 @@ fn cmd_run(args: RunArgs) -> Result<(), Fail> {
         _ => unreachable!("clap's group: exactly one of --config and --link"),
     };
     let started = Instant::now();
-    let report = run_experiment(&config, &dir, backend, quiet, "run")?;
+    let (report, times) = run_experiment(&config, &dir, backend, quiet, "run")?;
     write_atomic(&out, &report.to_json())?;
     if let Some(p) = &preview {
         write_atomic(
@@ -466,9 +467,11 @@ fn cmd_run(args: RunArgs) -> Result<(), Fail> {
         )?;
     }
     print!("{}", summary(&report));
+    let wall = started.elapsed().as_secs_f64();
     println!(
-        "wall time {:.1} s; report written to {}",
-        started.elapsed().as_secs_f64(),
+        "wall time {wall:.1} s: {:.1} s to load the data and start, then {}; report written to {}",
+        wall - times.total_s,
+        say::run::phases(Lang::En, &times),
         out.display()
     );
     let failed = say::run::failures(Lang::En, &report);

@@ -255,11 +255,13 @@ fn a_missing_value_a_huge_config_and_a_diverged_model_are_errors() {
 }
 
 /// `bench` prints the conditions its figures were taken under (build, machine, threads, the vector
-/// unit Spotlight's kernels run on) and a row per model and batch size.
+/// unit Spotlight's kernels run on), a row per model and batch size, and a row per model of shadow
+/// models one by one against stacked.
 #[test]
 fn bench_prints_its_conditions_and_a_row_per_model() {
     let out = bin()
         .args(["bench", "--backends", "flex", "--batches", "16", "--steps", "1", "--no-torch"])
+        .args(["--shadows", "2"])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -270,7 +272,17 @@ fn bench_prints_its_conditions_and_a_row_per_model() {
         assert!(text.lines().any(|l| l.starts_with(line)), "no line starting {line:?} in:\n{text}");
     }
     assert!(text.contains("; burn-flex threads: "), "{text}");
-    let rows: Vec<&str> = text.lines().filter(|l| l.starts_with("flex ")).collect();
+    // The throughput rows have ten columns, the shadow models' seven (the last a ratio).
+    let (rows, shadows): (Vec<&str>, Vec<&str>) = text
+        .lines()
+        .filter(|l| l.starts_with("flex "))
+        .partition(|l| l.split_whitespace().count() > 7);
     assert_eq!(rows.len(), 2, "{text}");
     assert!(rows[0].contains(" BN ") && rows[1].contains(" no-BN "), "{text}");
+    assert_eq!(shadows.len(), 2, "{text}");
+    for (row, model) in shadows.iter().zip(["BN", "no-BN"]) {
+        let cells: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(cells[1..4], [model, "16", "2"], "{row}");
+        assert!(cells[6].ends_with('×'), "{row}");
+    }
 }

@@ -73,28 +73,38 @@ impl fmt::Display for BackendName {
     }
 }
 
-/// A native wgpu device (Vulkan, Metal or DX12), or a clear error when there is no adapter. wgpu's
+/// A native wgpu device (Vulkan, Metal or DX12) and the adapter it took, in words ("NVIDIA H100
+/// (Vulkan, DiscreteGpu, driver 550.54)"), or a clear error when there is no adapter. wgpu's
 /// runtime starts once per process (a second `init` fails: "Service already initialized"), so the
 /// first answer is kept and every later call gets the same device.
 #[cfg(all(feature = "wgpu", not(target_arch = "wasm32")))]
-pub fn native_wgpu() -> Result<Device, String> {
-    static WGPU: std::sync::OnceLock<Result<Device, String>> = std::sync::OnceLock::new();
+pub fn native_wgpu() -> Result<(Device, String), String> {
+    static WGPU: std::sync::OnceLock<Result<(Device, String), String>> = std::sync::OnceLock::new();
     WGPU.get_or_init(|| {
-        Device::wgpu_options()
-            .init()
-            .map_err(|e| format!("backend wgpu: no usable GPU adapter ({e:?})"))
+        let (device, setup) = Device::wgpu_options()
+            .init_with_setup()
+            .map_err(|e| format!("backend wgpu: no usable GPU adapter ({e:?})"))?;
+        let i = setup.adapter.get_info();
+        let driver = [i.driver.as_str(), i.driver_info.as_str()]
+            .into_iter()
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let driver = if driver.is_empty() { String::new() } else { format!(", driver {driver}") };
+        Ok((device, format!("{} ({:?}, {:?}{driver})", i.name, i.backend, i.device_type)))
     })
     .clone()
 }
 
-/// A device for a backend name, natively. Returns the device and a description for reports.
+/// A device for a backend name, natively. Returns the device and a description for reports (on
+/// wgpu, the adapter it took).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn native_device(name: BackendName) -> Result<(Device, String), String> {
     match name {
         BackendName::Wgpu => {
             #[cfg(feature = "wgpu")]
             {
-                return native_wgpu().map(|d| (d, "wgpu (native)".to_string()));
+                return native_wgpu().map(|(d, adapter)| (d, format!("wgpu: {adapter}")));
             }
             #[allow(unreachable_code)]
             Err("backend wgpu: this binary was built without the `wgpu` feature (cargo build --features wgpu)".into())

@@ -117,18 +117,9 @@ pub async fn train_throughput(
         data.members(),
         config.seed,
     );
-    for _ in 0..WARMUP {
-        t.step().await?;
-        crate::yielder::pause().await;
-    }
-    t.sync().await?;
-    let start = clock();
-    for _ in 0..steps {
-        t.step().await?;
-        crate::yielder::pause().await;
-    }
-    t.sync().await?;
-    let seconds = (clock() - start).max(1e-9);
+    let warm = Budget { most: WARMUP, seconds: 0.0 };
+    let (steps, seconds) =
+        time_steps(&mut t, warm, Budget { most: steps, seconds: f64::INFINITY }, clock).await?;
     Ok(Throughput {
         backend: backend.to_string(),
         batch_norm,
@@ -137,6 +128,214 @@ pub async fn train_throughput(
         seconds,
         samples_per_s: (batch_size * steps) as f64 / seconds,
         gpu_work: None,
+    })
+}
+
+/// How many steps a phase of [`time_steps`] takes: until `most` of them ran, or once `seconds`
+/// passed (a warm-up takes at least [`WARMUP`] either way).
+#[derive(Clone, Copy)]
+struct Budget {
+    most: usize,
+    seconds: f64,
+}
+
+/// Untimed warm-up steps (`warm`), then timed ones (`timed`, at least one), then a read-back that
+/// waits for the device: how many were timed, and their seconds. A warm-up with a time budget
+/// waits for the device after each step past [`WARMUP`] (a GPU queues its steps and runs them
+/// later); the timed steps' budget is checked as they are queued.
+async fn time_steps(
+    t: &mut Trainer,
+    warm: Budget,
+    timed: Budget,
+    clock: &dyn Fn() -> f64,
+) -> Result<(usize, f64), RunError> {
+    let start = clock();
+    let mut warmed = 0;
+    while warmed < warm.most && (warmed < WARMUP || clock() - start < warm.seconds) {
+        t.step().await?;
+        crate::yielder::pause().await;
+        warmed += 1;
+        if warmed >= WARMUP && warm.seconds > 0.0 {
+            t.sync().await?;
+        }
+    }
+    t.sync().await?;
+    let start = clock();
+    let mut steps = 0;
+    while steps < timed.most && (steps == 0 || clock() - start < timed.seconds) {
+        t.step().await?;
+        crate::yielder::pause().await;
+        steps += 1;
+    }
+    t.sync().await?;
+    Ok((steps, (clock() - start).max(1e-9)))
+}
+
+/// The most steps a backend measurement ([`step_rate`]) takes, warm-up and timed together (at a
+/// large batch fewer: as many as one training set holds).
+pub const RATE_STEPS: usize = 60;
+
+/// The warm-up's seconds in a backend measurement ([`step_rate`]): a browser runs a worker's code
+/// first as compiled quickly, and optimizes what is hot only after a while (V8's tiers); a figure
+/// taken before that undersells the CPU (headless Chromium here, BN at batch 32 in a worker: 635
+/// samples/s after 3 warm-up steps, 978 after a second's; `bench=1`'s row, 13 steps on the page:
+/// 1,268). Longer warm-ups were not measured.
+pub const RATE_WARM_S: f64 = 1.0;
+
+/// The timed steps' seconds in a backend measurement ([`step_rate`]).
+pub const RATE_BUDGET_S: f64 = 0.5;
+
+/// Images of noise in MNIST's shape (28×28, 10 classes): `train` and `test` of them, drawn from
+/// `seed`. A rehearsal and a backend measurement train on them: their shapes are a run's, their
+/// values do not matter, and no dataset has to be loaded first.
+pub fn noise_dataset(seed: u64, train: usize, test: usize) -> Dataset {
+    let (classes, px) = (10u8, 28 * 28);
+    let mut rng = crate::data::Rng::derive(seed, "noise");
+    let mut split = |n: usize| crate::data::Split {
+        images: (0..n * px).map(|_| rng.below(256) as u8).collect(),
+        labels: (0..n).map(|_| rng.below(u64::from(classes)) as u8).collect(),
+    };
+    let train = split(train);
+    Dataset { name: "noise".into(), classes, rows: 28, cols: 28, train, test: split(test) }
+}
+
+/// How fast `config`'s first model trains on `device`, in samples per second, at its batch size:
+/// warm-up steps for [`RATE_WARM_S`] seconds (at least [`WARMUP`]), then timed ones for
+/// [`RATE_BUDGET_S`], [`RATE_STEPS`] at most in all, on images of noise ([`noise_dataset`]). The page measures each backend so, before the
+/// first run, and trains on the faster.
+pub async fn step_rate(
+    config: &Config,
+    device: &Device,
+    clock: &dyn Fn() -> f64,
+) -> Result<f64, RunError> {
+    let batch = config.batch_size;
+    // As many steps as one training set holds, up to RATE_STEPS: half of them (at least WARMUP)
+    // for the warm-up, the rest timed.
+    let most =
+        (1..=RATE_STEPS - WARMUP).rev().find(|&s| check_throughput(batch, s).is_ok()).unwrap_or(1)
+            + WARMUP;
+    let warm = Budget { most: (most / 2).max(WARMUP), seconds: RATE_WARM_S };
+    let timed = Budget { most: most - warm.most, seconds: RATE_BUDGET_S };
+    let config = Config {
+        train_size: batch * most,
+        test_size: 16,
+        epochs: 1,
+        probe_size: 0,
+        live_points: 0,
+        shadow_models: 0,
+        compare: false,
+        ood_fraction: 0.0,
+        ood_source: crate::config::OodSourceName::Shuffle,
+        canary: String::new(),
+        ..config.clone()
+    };
+    let variant = config.variant(config.norm);
+    let dataset = noise_dataset(config.seed, 2 * config.train_size, 16);
+    let data = ExperimentData::build(&config, &dataset, None)
+        .map_err(|e| RunError::Other(e.to_string()))?;
+    let device_data = DeviceData::new(&data, device);
+    let mut t = Trainer::new(&config, variant, &data, &device_data, data.members(), config.seed);
+    let (steps, seconds) = time_steps(&mut t, warm, timed, clock).await?;
+    Ok((batch * steps) as f64 / seconds)
+}
+
+/// Shadow models trained one by one or stacked ([`crate::shadows`]): what [`shadows_time`]
+/// measured.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShadowsTime {
+    pub backend: String,
+    pub batch_norm: bool,
+    /// Trained as one stacked network (else one after another).
+    pub stacked: bool,
+    pub models: usize,
+    /// Training samples, all models together (models × epochs × steps × batch).
+    pub samples: usize,
+    /// Wall time: uploading the data, training, and scoring the pool on each model.
+    pub seconds: f64,
+    /// On WebGPU, compute dispatches per training sample over the timed round, counted by the
+    /// page (absent elsewhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dispatches_per_sample: Option<f64>,
+}
+
+/// The shadow models [`shadows_time`] trains: `models` of `config`'s first model (BN or no-BN)
+/// with `members` members each (about: a shadow's are a random half of the pool), `epochs`
+/// epochs at `config`'s batch size.
+pub fn shadows_config(batch_norm: bool, batch_size: usize, models: usize) -> Config {
+    Config {
+        train_size: 8 * batch_size,
+        batch_size,
+        epochs: 2,
+        test_size: 16,
+        probe_size: 0,
+        live_points: 0,
+        // More shadows than timed: those that stack with the first are picked.
+        shadow_models: 4 * models.max(1),
+        compare: false,
+        norm: batch_norm.into(),
+        ood_fraction: 0.0,
+        ood_source: crate::config::OodSourceName::Shuffle,
+        ..Config::default()
+    }
+}
+
+/// Times `models` shadow models of [`shadows_config`] on `device` (images of noise), trained one
+/// after another as a run's jobs train them, or `stacked` as one network: an untimed round first
+/// (one epoch: the kernels compile), then the whole training and each model's pool scores;
+/// `timed()` is called as the timed round starts (the page reads its WebGPU counts there).
+#[allow(clippy::too_many_arguments)]
+pub async fn shadows_time(
+    device: &Device,
+    backend: &str,
+    batch_norm: bool,
+    batch_size: usize,
+    models: usize,
+    stacked: bool,
+    clock: &dyn Fn() -> f64,
+    timed: &dyn Fn(),
+) -> Result<ShadowsTime, RunError> {
+    use crate::experiment::shadow_keep;
+    use crate::jobs::{Job, Role, run_job_on};
+    use crate::shadows::{StackTrainer, stackable};
+    let config = shadows_config(batch_norm, batch_size, models);
+    let dataset = noise_dataset(config.seed, 2 * config.train_size, 16);
+    let data = ExperimentData::build(&config, &dataset, None)
+        .map_err(|e| RunError::Other(e.to_string()))?;
+    let keep = shadow_keep(&config, data.pool.labels.len());
+    let ks: Vec<usize> = (0..keep.len())
+        .filter(|&k| stackable(&config, &[&keep[0], &keep[k]]))
+        .take(models)
+        .collect();
+    let of = config.variants()[0];
+    let train = async |config: &Config| -> Result<usize, RunError> {
+        if stacked {
+            let device_data = DeviceData::new(&data, device);
+            let t = StackTrainer::new(config, of, 0, &ks, &keep, &data, &device_data);
+            let steps = t.steps_per_epoch();
+            t.train(&data, &device_data).await?;
+            Ok(steps)
+        } else {
+            for &k in &ks {
+                let job = Job { config: config.clone(), role: Role::Shadow { variant: 0, k } };
+                run_job_on(&job, &data, device, backend, clock, |_| {}).await?;
+            }
+            let n = keep[ks[0]].iter().filter(|&&x| x).count();
+            Ok((n / config.batch_size.min(n)).max(1))
+        }
+    };
+    train(&Config { epochs: 1, ..config.clone() }).await?;
+    timed();
+    let start = clock();
+    let steps = train(&config).await?;
+    let seconds = (clock() - start).max(1e-9);
+    Ok(ShadowsTime {
+        backend: backend.to_string(),
+        batch_norm,
+        stacked,
+        models: ks.len(),
+        samples: ks.len() * config.epochs * steps * config.batch_size,
+        seconds,
+        dispatches_per_sample: None,
     })
 }
 
@@ -212,6 +411,9 @@ impl PhaseTimes {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct BenchReport {
     pub throughput: Vec<Throughput>,
+    /// Shadow models timed one by one and stacked, per backend.
+    #[serde(default)]
+    pub shadows: Vec<ShadowsTime>,
     /// The comparison that was timed, on which backend, and its times.
     pub comparison: Option<ComparisonTime>,
 }

@@ -339,20 +339,7 @@ pub async fn rehearse(
         canary: String::new(),
         ..config.clone()
     };
-    let (classes, px) = (10u8, 28 * 28);
-    let mut rng = crate::data::Rng::derive(config.seed, "rehearsal");
-    let mut split = |n: usize| crate::data::Split {
-        images: (0..n * px).map(|_| rng.below(256) as u8).collect(),
-        labels: (0..n).map(|_| rng.below(u64::from(classes)) as u8).collect(),
-    };
-    let dataset = Dataset {
-        name: "noise".into(),
-        classes,
-        rows: 28,
-        cols: 28,
-        train: split(4 * batch),
-        test: split(16),
-    };
+    let dataset = crate::bench::noise_dataset(config.seed, 4 * batch, 16);
     let data = ExperimentData::build(&config, &dataset, None)
         .map_err(|e| RunError::Other(e.to_string()))?;
     let keep = shadow_keep(&config, data.pool.labels.len());

@@ -39,6 +39,7 @@ pub mod model;
 pub mod paper;
 pub mod read;
 pub mod report;
+pub mod shadows;
 pub mod theory;
 pub mod threads;
 pub mod train;

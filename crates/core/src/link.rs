@@ -22,9 +22,11 @@ pub const MAX_PAIRS: usize = 64;
 
 /// Query keys that are not `Config` fields but belong to the link: `run=1` starts the experiment at
 /// once, `backend=` picks the backend in the app, `bench=1` runs the app's benchmark (throughput
-/// per backend and model, then the wall time of the link's comparison); a course link's `hide=`,
-/// `show=`, `tour=` and `lang=` ([`crate::course`]).
-pub const LINK_KEYS: [&str; 7] = ["run", "backend", "bench", "hide", "show", "tour", "lang"];
+/// per backend and model, then the wall time of the link's comparison), `measure=1` has it measure
+/// which backend trains faster even where WebGPU is only a software adapter; a course link's
+/// `hide=`, `show=`, `tour=` and `lang=` ([`crate::course`]).
+pub const LINK_KEYS: [&str; 8] =
+    ["run", "backend", "bench", "measure", "hide", "show", "tour", "lang"];
 
 /// Something in a link that could not be used as it was. Its words are `spotlight-i18n`'s
 /// (`say::notice::link_notice`, by variant: the page in its language, the CLI in English); its
@@ -98,6 +100,9 @@ pub struct Link {
     pub backend: Option<BackendName>,
     /// `bench=1`: run the benchmark.
     pub bench: bool,
+    /// `measure=1`: time both backends before choosing, even a software WebGPU adapter (the page
+    /// measures a hardware one anyway).
+    pub measure: bool,
     /// What a course link hides, and its tour's step.
     pub course: Course,
     pub notices: Vec<Notice>,
@@ -115,6 +120,7 @@ pub fn parse(query: &str) -> Link {
         run: false,
         backend: None,
         bench: false,
+        measure: false,
         course: Course::default(),
         notices: Vec::new(),
         config_given: false,
@@ -150,6 +156,7 @@ pub fn parse(query: &str) -> Link {
         match key.as_str() {
             "run" => link.run = matches!(value.as_str(), "1" | "true" | "yes"),
             "bench" => link.bench = matches!(value.as_str(), "1" | "true" | "yes"),
+            "measure" => link.measure = matches!(value.as_str(), "1" | "true" | "yes"),
             "backend" => match BackendName::parse(&value) {
                 Ok(b) => link.backend = Some(b),
                 Err(reason) => link.notices.push(Notice::Invalid { key, value, reason }),
@@ -325,7 +332,7 @@ pub fn parse_strict(query: &str) -> Result<Link, StrictError> {
 
 impl Link {
     /// The query string of the whole link (without `?`): the config's fields, the course's
-    /// parts, then `backend=`, `bench=1` and `run=1` where set. [`parse`] reads it back to the
+    /// parts, then `backend=`, `bench=1`, `measure=1` and `run=1` where set. [`parse`] reads it back to the
     /// same link.
     pub fn to_query(&self) -> String {
         let mut q = to_query(&self.config);
@@ -338,6 +345,9 @@ impl Link {
         }
         if self.bench {
             q.push_str("&bench=1");
+        }
+        if self.measure {
+            q.push_str("&measure=1");
         }
         if self.run {
             q.push_str("&run=1");
@@ -531,8 +541,8 @@ mod tests {
         assert!(link.notices.is_empty(), "{:?}", link.notices);
         assert_eq!(link.config, c);
         assert!(parse(&format!("?{q}&run=1")).run);
-        let b = parse(&format!("?{q}&bench=1&backend=cpu"));
-        assert!(b.bench && !b.run && b.notices.is_empty(), "{b:?}");
+        let b = parse(&format!("?{q}&bench=1&backend=cpu&measure=1"));
+        assert!(b.bench && b.measure && !b.run && b.notices.is_empty(), "{b:?}");
         assert_eq!(b.backend, Some(BackendName::Flex));
         assert_eq!(parse(&b.to_query()), b, "{}", b.to_query());
         let bad = parse("backend=tpu");
@@ -545,6 +555,7 @@ mod tests {
             bad.notices[0]
         );
         assert!(!parse("bench=0").bench);
+        assert!(!parse(&q).measure && !parse("measure=0").measure);
     }
 
     #[test]

@@ -56,6 +56,9 @@ use burn::tensor::{Device, Int, Tensor, TensorData};
 
 use crate::data::Rng;
 
+mod stack;
+pub use stack::Stack;
+
 /// BN ε (PyTorch's and burn's default).
 pub const BN_EPSILON: f64 = 1e-5;
 

@@ -100,6 +100,16 @@ pub struct StepInfo {
     pub epoch_done: bool,
 }
 
+/// The optimizer `config` names: Adam (burn's defaults), or SGD with momentum 0.9.
+pub(crate) fn optimizer(config: &Config) -> ModuleOptimizer {
+    match config.optimizer {
+        OptimizerName::Adam => AdamConfig::new().init(),
+        OptimizerName::Sgd => {
+            SgdConfig::new().with_momentum(Some(MomentumConfig::new().with_momentum(0.9))).init()
+        }
+    }
+}
+
 /// One model in training.
 pub struct Trainer {
     config: Config,
@@ -191,12 +201,7 @@ impl Trainer {
             .with_norm(variant.norm())
             .with_groups(config.groups)
             .init(seed, &device);
-        let optim = match config.optimizer {
-            OptimizerName::Adam => AdamConfig::new().init(),
-            OptimizerName::Sgd => SgdConfig::new()
-                .with_momentum(Some(MomentumConfig::new().with_momentum(0.9)))
-                .init(),
-        };
+        let optim = optimizer(config);
         let keep_trace = train_idx.len() * (config.epochs + 1) <= crate::jobs::TRACE_MAX;
         let mut probe_rng = Rng::derive(seed, "probe");
         let pick = |kinds: &dyn Fn(SampleKind) -> bool, rng: &mut Rng| -> Vec<usize> {

@@ -85,6 +85,23 @@ pub struct Banner {
     /// Why the CPU: WebGPU is a software fallback (the adapter's name).
     #[serde(skip)]
     pub software_fallback: fn(&str) -> String,
+    /// While the page times a few training steps on WebGPU and on the CPU, before its first run.
+    pub measuring: &'static str,
+    /// Both backends measured: WebGPU's and the CPU's samples per second (grouped), and whether
+    /// WebGPU is the faster (the one the page trains on).
+    #[serde(skip)]
+    pub measured: fn(&str, &str, bool) -> String,
+    /// After [`measured`](Self::measured) when the figures are this session's earlier ones.
+    pub measured_earlier: &'static str,
+    /// WebGPU could not be measured (why): the CPU.
+    #[serde(skip)]
+    pub webgpu_unmeasured: fn(&str) -> String,
+    /// The CPU could not be measured (why): WebGPU.
+    #[serde(skip)]
+    pub cpu_unmeasured: fn(&str) -> String,
+    /// A measurement that gave no answer within this many seconds.
+    #[serde(skip)]
+    pub no_answer: fn(u64) -> String,
     pub no_webgpu: &'static str,
     pub no_request_adapter: &'static str,
     pub no_promise: &'static str,
@@ -341,6 +358,15 @@ pub struct Bench {
     pub timing: fn(&str, &str) -> String,
     #[serde(skip)]
     pub timing_comparison: fn(&str) -> String,
+    /// Timing the shadow models one by one and stacked on a backend (its label).
+    #[serde(skip)]
+    pub timing_shadows: fn(&str) -> String,
+    /// Above the shadow models' table: how many models, about how many members each, the batch.
+    #[serde(skip)]
+    pub shadows_caption: fn(&str, &str, &str) -> String,
+    /// backend, model, one by one (samples/s), stacked (samples/s), stacked ÷ one by one, WebGPU
+    /// dispatches per trained sample (one by one → stacked).
+    pub shadows_headers: [&'static str; 6],
     pub done: &'static str,
     /// How the comparison ended (`cancelled`, `failed`, `load_failed`).
     #[serde(skip)]
@@ -401,9 +427,20 @@ pub const EN: Status = Status {
         link_ndarray: "the link asks for burn-ndarray",
         software_fallback: |name| {
             format!(
-                "WebGPU here is only a software fallback ({name}), slower than the CPU backend; backend=webgpu in the link uses it anyway"
+                "WebGPU here is only a software fallback ({name}), which runs on the same processor as the CPU backend and slower (~10× on our test machine), so it is not measured; measure=1 in the link measures both, backend=webgpu uses it anyway"
             )
         },
+        measuring: "Measuring which trains faster here, WebGPU or the CPU: a few training steps on each…",
+        measured: |gpu, cpu, on_gpu| {
+            let pick = if on_gpu { "WebGPU" } else { "the CPU" };
+            format!(
+                "measured here: WebGPU {gpu} samples/s, CPU {cpu} samples/s, so training on {pick}"
+            )
+        },
+        measured_earlier: "(measured earlier in this session)",
+        webgpu_unmeasured: |why| format!("WebGPU could not be measured ({why}), so the CPU"),
+        cpu_unmeasured: |why| format!("the CPU could not be measured ({why}), so WebGPU"),
+        no_answer: |s| format!("no answer within {s} s"),
         no_webgpu: "this browser has no WebGPU (navigator.gpu is missing)",
         no_request_adapter: "navigator.gpu.requestAdapter is not a function",
         no_promise: "requestAdapter gave no promise",
@@ -579,6 +616,22 @@ pub const EN: Status = Status {
         needs_mnist: "The benchmark needs MNIST, which could not be loaded; run it again to retry.",
         timing: |model, backend| format!("Timing {model} on {backend}…"),
         timing_comparison: |backend| format!("Timing the comparison in the controls on {backend}…"),
+        timing_shadows: |backend| {
+            format!("Timing shadow models on {backend}, one by one, then stacked as one network…")
+        },
+        shadows_caption: |models, members, batch| {
+            format!(
+                "Shadow models, {models} of about {members} members each (2 epochs, batch {batch}, images of noise), trained one by one as a run trains them, or stacked as one network (one kernel launch serves them all); with the pool's scores:"
+            )
+        },
+        shadows_headers: [
+            "backend",
+            "model",
+            "one by one, samples/s",
+            "stacked, samples/s",
+            "stacked ÷ one by one",
+            "WebGPU dispatches per sample",
+        ],
         done: "Done.",
         unfinished: |how| {
             format!("The comparison did not finish ({how}); its time is up to where it stopped.")
@@ -637,9 +690,20 @@ pub const ES: Status = Status {
         link_ndarray: "el enlace pide burn-ndarray",
         software_fallback: |name| {
             format!(
-                "WebGPU aquí es solo un respaldo por software ({name}), más lento que el backend de CPU; backend=webgpu en el enlace lo usa de todos modos"
+                "WebGPU aquí es solo un respaldo por software ({name}), que corre en el mismo procesador que el backend de CPU y más lento (~10× en nuestra máquina de pruebas), así que no se mide; measure=1 en el enlace mide ambos, backend=webgpu lo usa de todos modos"
             )
         },
+        measuring: "Midiendo qué entrena más rápido aquí, WebGPU o la CPU: unos pasos de entrenamiento en cada uno…",
+        measured: |gpu, cpu, on_gpu| {
+            let pick = if on_gpu { "WebGPU" } else { "la CPU" };
+            format!(
+                "medido aquí: WebGPU {gpu} muestras/s, CPU {cpu} muestras/s, así que entrena en {pick}"
+            )
+        },
+        measured_earlier: "(medido antes en esta sesión)",
+        webgpu_unmeasured: |why| format!("no se pudo medir WebGPU ({why}), así que la CPU"),
+        cpu_unmeasured: |why| format!("no se pudo medir la CPU ({why}), así que WebGPU"),
+        no_answer: |s| format!("sin respuesta en {s} s"),
         no_webgpu: "este navegador no tiene WebGPU (falta navigator.gpu)",
         no_request_adapter: "navigator.gpu.requestAdapter no es una función",
         no_promise: "requestAdapter no devolvió una promesa",
@@ -830,6 +894,24 @@ pub const ES: Status = Status {
         timing_comparison: |backend| {
             format!("Midiendo la comparación de los controles en {backend}…")
         },
+        timing_shadows: |backend| {
+            format!(
+                "Midiendo modelos sombra en {backend}, uno a uno y luego apilados en una sola red…"
+            )
+        },
+        shadows_caption: |models, members, batch| {
+            format!(
+                "Modelos sombra, {models} de unos {members} miembros cada uno (2 épocas, lote {batch}, imágenes de ruido), entrenados uno a uno como los entrena una ejecución, o apilados en una sola red (un lanzamiento de kernel sirve a todos); con las puntuaciones del conjunto:"
+            )
+        },
+        shadows_headers: [
+            "backend de cálculo",
+            "modelo",
+            "uno a uno, muestras/s",
+            "apilados, muestras/s",
+            "apilados ÷ uno a uno",
+            "despachos WebGPU por muestra",
+        ],
         done: "Listo.",
         unfinished: |how| {
             format!("La comparación no terminó ({how}); su tiempo llega hasta donde se detuvo.")
@@ -893,9 +975,20 @@ pub const PT: Status = Status {
         link_ndarray: "o link pede burn-ndarray",
         software_fallback: |name| {
             format!(
-                "o WebGPU aqui é só uma reserva em software ({name}), mais lenta que o backend de CPU; backend=webgpu no link o usa mesmo assim"
+                "o WebGPU aqui é só uma reserva em software ({name}), que roda no mesmo processador que o backend de CPU e mais devagar (~10× na nossa máquina de testes), por isso não é medido; measure=1 no link mede os dois, backend=webgpu o usa mesmo assim"
             )
         },
+        measuring: "Medindo o que treina mais rápido aqui, WebGPU ou a CPU: alguns passos de treino em cada um…",
+        measured: |gpu, cpu, on_gpu| {
+            let pick = if on_gpu { "WebGPU" } else { "a CPU" };
+            format!(
+                "medido aqui: WebGPU {gpu} amostras/s, CPU {cpu} amostras/s, por isso treina em {pick}"
+            )
+        },
+        measured_earlier: "(medido antes nesta sessão)",
+        webgpu_unmeasured: |why| format!("não foi possível medir o WebGPU ({why}), por isso a CPU"),
+        cpu_unmeasured: |why| format!("não foi possível medir a CPU ({why}), por isso o WebGPU"),
+        no_answer: |s| format!("sem resposta em {s} s"),
         no_webgpu: "este navegador não tem WebGPU (navigator.gpu não existe)",
         no_request_adapter: "navigator.gpu.requestAdapter não é uma função",
         no_promise: "requestAdapter não devolveu uma promise",
@@ -1081,6 +1174,24 @@ pub const PT: Status = Status {
         needs_mnist: "O teste de desempenho precisa do MNIST, que não pôde ser carregado; execute-o de novo para tentar outra vez.",
         timing: |model, backend| format!("Medindo {model} em {backend}…"),
         timing_comparison: |backend| format!("Medindo a comparação dos controles em {backend}…"),
+        timing_shadows: |backend| {
+            format!(
+                "Medindo modelos sombra em {backend}, um a um e depois empilhados numa só rede…"
+            )
+        },
+        shadows_caption: |models, members, batch| {
+            format!(
+                "Modelos sombra, {models} de uns {members} membros cada (2 épocas, lote {batch}, imagens de ruído), treinados um a um como uma execução os treina, ou empilhados numa só rede (um lançamento de kernel serve a todos); com as pontuações do conjunto:"
+            )
+        },
+        shadows_headers: [
+            "backend de cálculo",
+            "modelo",
+            "um a um, amostras/s",
+            "empilhados, amostras/s",
+            "empilhados ÷ um a um",
+            "despachos WebGPU por amostra",
+        ],
         done: "Concluído.",
         unfinished: |how| {
             format!("A comparação não terminou ({how}); seu tempo vai até onde ela parou.")

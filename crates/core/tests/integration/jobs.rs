@@ -371,6 +371,33 @@ fn a_rehearsal_trains_every_model_of_a_toy_run_of_any_config() {
 }
 
 #[test]
+fn a_backend_measurement_times_the_first_models_steps_within_its_budget() {
+    use spotlight_core::bench;
+    let device = Device::flex();
+    // A clock that jumps a second a read: the budget is spent after one timed step, which the
+    // rate then counts over the two reads around it (2 s).
+    let t = std::cell::Cell::new(-1.0);
+    let jumpy = || {
+        t.set(t.get() + 1.0);
+        t.get()
+    };
+    let c = Config { batch_size: 16, ..Config::default() };
+    let rate = pollster::block_on(bench::step_rate(&c, &device, &jumpy)).unwrap();
+    assert_eq!(rate, 16.0 / 2.0);
+    // A real clock, each normalization, and a batch so large that fewer steps fit a training set.
+    let t0 = std::time::Instant::now();
+    let clock = move || t0.elapsed().as_secs_f64();
+    for norm in Norm::ALL {
+        let c = Config { norm, compare: false, batch_size: 32, ..Config::default() };
+        let rate = pollster::block_on(bench::step_rate(&c, &device, &clock)).unwrap();
+        assert!(rate > 0.0 && rate.is_finite(), "{norm:?}: {rate}");
+    }
+    let big = Config { batch_size: 2048, ..Config::default() };
+    let rate = pollster::block_on(bench::step_rate(&big, &device, &jumpy)).unwrap();
+    assert_eq!(rate, 2048.0 / 2.0);
+}
+
+#[test]
 fn a_jobs_work_counts_what_it_runs() {
     let c = Config::default();
     let jobs = jobs::jobs_of(&c);

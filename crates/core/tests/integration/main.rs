@@ -8,4 +8,5 @@ mod common;
 mod jobs;
 mod link_fuzz;
 mod live;
+mod stack;
 mod train_mnist;
