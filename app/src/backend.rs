@@ -53,13 +53,20 @@ pub enum Why {
 }
 
 /// Training samples per second of the page's first model on each backend, measured in this tab
-/// (`earlier`: by an earlier page of its session, read back from `sessionStorage`).
+/// (`earlier`: by an earlier page of its session, read back from `sessionStorage`): one worker's,
+/// and how many workers a run gets on each; [`Rates::webgpu_run`] and [`Rates::cpu_run`] multiply
+/// them (an estimate: that each worker trains at the measured rate).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rates {
-    /// The WebGPU adapter they were measured on (`Adapter::describe`).
+    /// What they were measured for: the WebGPU adapter (`Adapter::describe`), the batch size and
+    /// the model (`Variant`'s debug name).
     pub adapter: String,
+    pub batch: usize,
+    pub model: String,
     pub webgpu: f64,
     pub cpu: f64,
+    pub webgpu_workers: usize,
+    pub cpu_workers: usize,
     #[serde(skip)]
     pub earlier: bool,
 }
@@ -68,17 +75,27 @@ pub struct Rates {
 const RATES_KEY: &str = "spotlight-backend-rates";
 
 impl Rates {
-    /// This session's earlier rates for `adapter`, if it measured them.
-    fn earlier(adapter: &str) -> Option<Self> {
+    /// This session's earlier rates for the same adapter, batch and model, if it measured them.
+    fn earlier(like: &Self) -> Option<Self> {
         let r: Self = serde_json::from_str(&web::session_get(RATES_KEY)?).ok()?;
-        (r.adapter == adapter && r.webgpu > 0.0 && r.cpu > 0.0)
-            .then_some(Self { earlier: true, ..r })
+        let same = (&r.adapter, r.batch, &r.model) == (&like.adapter, like.batch, &like.model);
+        (same && r.webgpu > 0.0 && r.cpu > 0.0).then_some(Self { earlier: true, ..r })
     }
 
     fn keep(&self) {
         if let Ok(text) = serde_json::to_string(self) {
             web::session_set(RATES_KEY, &text);
         }
+    }
+
+    /// Samples per second of a run's workers together, on WebGPU.
+    pub fn webgpu_run(&self) -> f64 {
+        self.webgpu * self.webgpu_workers as f64
+    }
+
+    /// Samples per second of a run's workers together, on the CPU.
+    pub fn cpu_run(&self) -> f64 {
+        self.cpu * self.cpu_workers as f64
     }
 }
 
@@ -104,7 +121,13 @@ impl Why {
             Self::Fallback(name) => (b.software_fallback)(name),
             Self::Measured(r) => {
                 let rate = |x: f64| lang.int(x.round() as u64);
-                let said = (b.measured)(&rate(r.webgpu), &rate(r.cpu), r.webgpu > r.cpu);
+                let said = (b.measured)(
+                    &rate(r.webgpu_run()),
+                    &lang.int(r.webgpu_workers as u64),
+                    &rate(r.cpu_run()),
+                    &lang.int(r.cpu_workers as u64),
+                    r.webgpu_run() > r.cpu_run(),
+                );
                 if r.earlier { format!("{said} {}", b.measured_earlier) } else { said }
             }
             Self::Unmeasured { gpu: true, why } => (b.webgpu_unmeasured)(why),
@@ -185,7 +208,7 @@ pub async fn choose(pref: Option<BackendName>, lost: Option<String>, how: Choosi
         Some(BackendName::Wgpu) | None => match web::webgpu_adapter().await {
             Err(why) => Backend::cpu(BackendName::Flex, Some(Why::NoAdapter(why))),
             Ok(adapter) if pref.is_some() => webgpu(&adapter, None),
-            Ok(adapter) if adapter.fallback && !how.even_software => {
+            Ok(adapter) if adapter.fallback && (how.never || !how.even_software) => {
                 Backend::cpu(BackendName::Flex, Some(Why::Fallback(adapter.name)))
             }
             Ok(adapter) if how.never => webgpu(&adapter, None),
@@ -198,12 +221,25 @@ fn webgpu(adapter: &web::Adapter, why: Option<Why>) -> Backend {
     Backend { device: None, label: format!("WebGPU: {}", adapter.describe()), gpu: true, why }
 }
 
-/// The faster of WebGPU on `adapter` and burn-flex, each timed in a worker (the CPU first, then
-/// WebGPU: one at a time, so that neither slows the other), or this tab's earlier figures for the
-/// same adapter; a backend that cannot be timed leaves the other.
+/// The faster of WebGPU on `adapter` and burn-flex for a run's workers, each timed in one worker
+/// (the CPU first, then WebGPU: one at a time, so that neither slows the other), or this tab's
+/// earlier figures for the same adapter, batch and model. A CPU that cannot be timed leaves
+/// WebGPU; a WebGPU that cannot be timed the CPU — but one that workers cannot open (a browser
+/// that offers WebGPU only to the page) is taken unmeasured, as before measuring: the page then
+/// trains on its own thread, and says so.
 async fn measured(adapter: &web::Adapter, how: &Choosing) -> Backend {
-    let name = adapter.describe();
-    let rates = match Rates::earlier(&name) {
+    let jobs = spotlight_core::jobs::jobs_of(&how.config).len();
+    let like = Rates {
+        adapter: adapter.describe(),
+        batch: how.config.batch_size,
+        model: format!("{:?}", how.config.variants()[0]),
+        webgpu: 0.0,
+        cpu: 0.0,
+        webgpu_workers: pool::worker_count(jobs, true),
+        cpu_workers: pool::worker_count(jobs, false),
+        earlier: false,
+    };
+    let rates = match Rates::earlier(&like) {
         Some(r) => Ok(r),
         None => {
             how.measuring.set(true);
@@ -215,20 +251,26 @@ async fn measured(adapter: &web::Adapter, how: &Choosing) -> Backend {
             web::mark("spotlight-backends-measured");
             match (webgpu, cpu) {
                 (Ok(webgpu), Ok(cpu)) => {
-                    let r = Rates { adapter: name, webgpu, cpu, earlier: false };
+                    let r = Rates { webgpu, cpu, ..like };
                     r.keep();
                     Ok(r)
                 }
-                (Err(why), _) => Err(Why::Unmeasured { gpu: true, why }),
-                (_, Err(why)) => Err(Why::Unmeasured { gpu: false, why }),
+                (Err(pool::Unmeasured::NoGpuInWorkers(_)), _) => Err(None),
+                (Err(why), _) => {
+                    Err(Some(Why::Unmeasured { gpu: true, why: why.describe(status) }))
+                }
+                (_, Err(why)) => {
+                    Err(Some(Why::Unmeasured { gpu: false, why: why.describe(status) }))
+                }
             }
         }
     };
     match rates {
-        Ok(r) if r.webgpu > r.cpu => webgpu(adapter, Some(Why::Measured(r))),
+        Ok(r) if r.webgpu_run() > r.cpu_run() => webgpu(adapter, Some(Why::Measured(r))),
         Ok(r) => Backend::cpu(BackendName::Flex, Some(Why::Measured(r))),
-        Err(why @ Why::Unmeasured { gpu: false, .. }) => webgpu(adapter, Some(why)),
-        Err(why) => Backend::cpu(BackendName::Flex, Some(why)),
+        Err(None) => webgpu(adapter, None),
+        Err(Some(why @ Why::Unmeasured { gpu: false, .. })) => webgpu(adapter, Some(why)),
+        Err(Some(why)) => Backend::cpu(BackendName::Flex, Some(why)),
     }
 }
 

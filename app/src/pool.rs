@@ -21,6 +21,7 @@ use spotlight_core::config::Config;
 use spotlight_core::experiment_data::ExperimentData;
 use spotlight_core::local::Ending;
 use spotlight_core::report::Report;
+use spotlight_i18n::say::run::run_error;
 use spotlight_i18n::status::{Failure, Status};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -152,19 +153,39 @@ fn rehearsal_failed(why: &str) {
 /// kernels compiling, the steps): past it the backend counts as unmeasured.
 pub const MEASURE_WAIT_S: u64 = 60;
 
+/// Why a backend could not be timed.
+pub enum Unmeasured {
+    /// The worker could not open a WebGPU device (a browser may offer WebGPU only to the page):
+    /// burn's error.
+    NoGpuInWorkers(String),
+    /// Why, in the page's language.
+    Because(String),
+}
+
+impl Unmeasured {
+    pub fn describe(self, status: &Status) -> String {
+        match self {
+            Self::NoGpuInWorkers(why) => (status.banner.no_gpu_in_workers)(&why),
+            Self::Because(why) => why,
+        }
+    }
+}
+
 /// How fast `config`'s first model trains on WebGPU (`gpu`) or on burn-flex, timed in a worker of
 /// its own (`bench::step_rate`), which then ends: samples per second, or why it could not tell
 /// (in `status`' language). The page's thread only waits.
-pub async fn measure(config: &Config, gpu: bool, status: &Status) -> Result<f64, String> {
+pub async fn measure(config: &Config, gpu: bool, status: &Status) -> Result<f64, Unmeasured> {
     let f = &status.failure;
+    let because = Unmeasured::Because;
     let inbox: Inbox = Rc::default();
-    let (worker, _handlers) = start(0, &glue_url(f)?, &inbox, f)?;
+    let (worker, _handlers) =
+        start(0, &glue_url(f).map_err(because)?, &inbox, f).map_err(because)?;
     let msg = serde_json::to_string(&ToWorker::Measure { config: config.clone(), gpu })
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| because(e.to_string()))?;
     let t0 = web::now_ms();
     let result = 'wait: loop {
         if web::now_ms() - t0 > 1000.0 * MEASURE_WAIT_S as f64 {
-            break Err((status.banner.no_answer)(MEASURE_WAIT_S));
+            break Err(because((status.banner.no_answer)(MEASURE_WAIT_S)));
         }
         web::sleep_ms(50).await;
         let messages: Vec<FromWorker> = inbox.borrow_mut().drain(..).map(|(_, m)| m).collect();
@@ -172,13 +193,15 @@ pub async fn measure(config: &Config, gpu: bool, status: &Status) -> Result<f64,
             match m {
                 FromWorker::Ready => {
                     if let Err(e) = worker.post_message(&msg.clone().into()) {
-                        break 'wait Err(format!("{e:?}"));
+                        break 'wait Err(because(format!("{e:?}")));
                     }
                 }
-                FromWorker::Measured(r) => break 'wait r.map_err(|e| e.to_string()),
-                FromWorker::NoGpu(why) => break 'wait Err((status.banner.webgpu_failed)(&why)),
-                FromWorker::GpuLost(why) => break 'wait Err((status.banner.lost)(&why)),
-                FromWorker::Failed(why) => break 'wait Err(why.describe(status)),
+                FromWorker::Measured(r) => {
+                    break 'wait r.map_err(|e| because(run_error(status, &e)));
+                }
+                FromWorker::NoGpu(why) => break 'wait Err(Unmeasured::NoGpuInWorkers(why)),
+                FromWorker::GpuLost(why) => break 'wait Err(because((status.banner.lost)(&why))),
+                FromWorker::Failed(why) => break 'wait Err(because(why.describe(status))),
                 _ => {}
             }
         }

@@ -66,13 +66,13 @@ pub fn Banner(ui: Ui) -> impl IntoView {
     let chosen = move || ui.backend.get().map(|b| if b.gpu { "webgpu" } else { "cpu" });
     // The estimate unrounded, in seconds, for the tests and `e2e/estimate.mjs`.
     let estimate_s = move || estimate(ui).map(|s| s.to_string());
-    // The measured rates, unrounded (samples/s), for the tests.
+    // The measured rates of a run's workers together, unrounded (samples/s), for the tests.
     let rates = move || match ui.backend.get()?.why? {
         backend::Why::Measured(r) => Some(r),
         _ => None,
     };
-    let webgpu_rate = move || rates().map(|r| r.webgpu.to_string());
-    let cpu_rate = move || rates().map(|r| r.cpu.to_string());
+    let webgpu_rate = move || rates().map(|r| r.webgpu_run().to_string());
+    let cpu_rate = move || rates().map(|r| r.cpu_run().to_string());
     view! {
         <div id="backend-banner" class=class data-chosen=chosen data-estimate-s=estimate_s
             data-webgpu-rate=webgpu_rate data-cpu-rate=cpu_rate>

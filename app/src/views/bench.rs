@@ -61,19 +61,26 @@ pub fn BenchView(ui: Ui) -> impl IntoView {
         let lang = ui.lang.get();
         let s = &lang.texts().status;
         ui.bench.with(|b| {
+            // Each one-by-one timing with the stacked one of its backend and model, where both ran.
             b.shadows
-                .chunks_exact(2)
-                .filter(|p| !p[0].stacked && p[1].stacked)
+                .iter()
+                .filter(|t| !t.stacked)
+                .filter_map(|a| {
+                    let same = |t: &&bench::ShadowsTime| {
+                        t.stacked && t.backend == a.backend && t.batch_norm == a.batch_norm
+                    };
+                    b.shadows.iter().find(same).map(|s| [a, s])
+                })
                 .map(|p| {
                     let rate = |t: &bench::ShadowsTime| t.samples as f64 / t.seconds;
                     let dispatches = |t: &bench::ShadowsTime| t.dispatches_per_sample;
                     vec![
                         cell(backend::shown(&p[0].backend, s)),
                         cell(model_name(Variant::unregularized(p[0].batch_norm), lang)),
-                        Cell { text: lang.num(rate(&p[0]), 0), class: "rate" },
-                        Cell { text: lang.num(rate(&p[1]), 0), class: "rate" },
-                        cell(format!("{}×", lang.num(p[0].seconds / p[1].seconds, 2))),
-                        match (dispatches(&p[0]), dispatches(&p[1])) {
+                        Cell { text: lang.num(rate(p[0]), 0), class: "rate" },
+                        Cell { text: lang.num(rate(p[1]), 0), class: "rate" },
+                        cell(format!("{}×", lang.num(rate(p[1]) / rate(p[0]), 2))),
+                        match (dispatches(p[0]), dispatches(p[1])) {
                             (Some(a), Some(b)) => Cell {
                                 text: format!("{} → {}", lang.num(a, 2), lang.num(b, 2)),
                                 class: "gpu-work",

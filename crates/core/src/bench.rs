@@ -227,6 +227,8 @@ pub async fn step_rate(
         ood_fraction: 0.0,
         ood_source: crate::config::OodSourceName::Shuffle,
         canary: String::new(),
+        // The time of a step does not depend on the rate; the link's could diverge on noise.
+        learning_rate: Config::default().learning_rate,
         ..config.clone()
     };
     let variant = config.variant(config.norm);
@@ -307,6 +309,8 @@ pub async fn shadows_time(
         .take(models)
         .collect();
     let of = config.variants()[0];
+    let members = keep[ks[0]].iter().filter(|&&x| x).count();
+    let batch = config.batch_size.min(members);
     let train = async |config: &Config| -> Result<usize, RunError> {
         if stacked {
             let device_data = DeviceData::new(&data, device);
@@ -320,7 +324,7 @@ pub async fn shadows_time(
                 run_job_on(&job, &data, device, backend, clock, |_| {}).await?;
             }
             let n = keep[ks[0]].iter().filter(|&&x| x).count();
-            Ok((n / config.batch_size.min(n)).max(1))
+            Ok(crate::shadows::steps_per_epoch(n, config.batch_size.min(n)))
         }
     };
     train(&Config { epochs: 1, ..config.clone() }).await?;
@@ -333,7 +337,7 @@ pub async fn shadows_time(
         batch_norm,
         stacked,
         models: ks.len(),
-        samples: ks.len() * config.epochs * steps * config.batch_size,
+        samples: ks.len() * config.epochs * steps * batch,
         seconds,
         dispatches_per_sample: None,
     })

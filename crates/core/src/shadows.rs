@@ -43,19 +43,21 @@ pub struct StackTrainer {
 
 /// The steps of one epoch of a model of `members` members at `batch` (a trainer's: the incomplete
 /// last batch dropped, at least one).
-fn steps_per_epoch(members: usize, batch: usize) -> usize {
-    (members / batch).max(1)
+pub(crate) fn steps_per_epoch(members: usize, batch: usize) -> usize {
+    (members / batch.max(1)).max(1)
 }
 
 /// Whether shadow models with these memberships (`keep[k][i]`: candidate `i` is IN for model k)
-/// train as one stack: each epoch the same number of steps of the same batch size.
+/// train as one stack: each has members, and each epoch the same number of steps of the same batch
+/// size.
 pub fn stackable(config: &Config, keep: &[&[bool]]) -> bool {
     let shape = |k: &&[bool]| {
         let n = k.iter().filter(|&&x| x).count();
         let batch = config.batch_size.min(n);
         (batch, steps_per_epoch(n, batch))
     };
-    keep.first().is_some_and(|first| keep.iter().all(|k| shape(k) == shape(first)))
+    keep.first()
+        .is_some_and(|first| keep.iter().all(|k| shape(k) == shape(first) && shape(k).0 > 0))
 }
 
 impl StackTrainer {
@@ -64,7 +66,8 @@ impl StackTrainer {
     ///
     /// # Panics
     ///
-    /// If `ks` is empty or the models are not [`stackable`].
+    /// If `ks` is empty, the models are not [`stackable`], or `of` is BN with the regularizer (its
+    /// penalty and projection are not stacked).
     pub fn new(
         config: &Config,
         of: Variant,
@@ -76,6 +79,7 @@ impl StackTrainer {
     ) -> Self {
         let keeps: Vec<&[bool]> = ks.iter().map(|&k| keep[k].as_slice()).collect();
         assert!(stackable(config, &keeps), "shadow models {ks:?} do not stack");
+        assert!(of != Variant::BnReg, "the regularizer is not stacked");
         let device = device_data.device.clone().autodiff();
         let [_, channels, height, width] = device_data.images.dims();
         let shape = LeNetConfig::new(channels, height, width, usize::from(data.classes))

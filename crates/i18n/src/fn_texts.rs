@@ -153,7 +153,9 @@ fn called(t: &Texts) -> Vec<(String, String)> {
         status.banner.cpu => |f| f("flex"),
         status.banner.lost => |f| f("destroyed"),
         status.banner.software_fallback => |f| f("SwiftShader"),
-        status.banner.measured => |f| format!("{} | {}", f("1,900", "2,500", false), f("9,000", "2,500", true)),
+        status.banner.measured => |f| {
+            format!("{} | {}", f("1,900", "2", "2,500", "2", false), f("9,000", "2", "2,500", "2", true))
+        },
         status.banner.webgpu_unmeasured => |f| f("no answer"),
         status.banner.cpu_unmeasured => |f| f("no answer"),
         status.banner.no_answer => |f| f(30),

@@ -87,10 +87,10 @@ pub struct Banner {
     pub software_fallback: fn(&str) -> String,
     /// While the page times a few training steps on WebGPU and on the CPU, before its first run.
     pub measuring: &'static str,
-    /// Both backends measured: WebGPU's and the CPU's samples per second (grouped), and whether
-    /// WebGPU is the faster (the one the page trains on).
+    /// Both backends measured: WebGPU's samples per second in all and its workers, the CPU's and
+    /// its workers (each written), and whether WebGPU is the faster (the one the page trains on).
     #[serde(skip)]
-    pub measured: fn(&str, &str, bool) -> String,
+    pub measured: fn(&str, &str, &str, &str, bool) -> String,
     /// After [`measured`](Self::measured) when the figures are this session's earlier ones.
     pub measured_earlier: &'static str,
     /// WebGPU could not be measured (why): the CPU.
@@ -431,10 +431,10 @@ pub const EN: Status = Status {
             )
         },
         measuring: "Measuring which trains faster here, WebGPU or the CPU: a few training steps on each…",
-        measured: |gpu, cpu, on_gpu| {
+        measured: |gpu, gpu_workers, cpu, cpu_workers, on_gpu| {
             let pick = if on_gpu { "WebGPU" } else { "the CPU" };
             format!(
-                "measured here: WebGPU {gpu} samples/s, CPU {cpu} samples/s, so training on {pick}"
+                "measured here: WebGPU {gpu} samples/s, CPU {cpu} samples/s (one worker's rate times a run's workers: {gpu_workers} and {cpu_workers}), so training on {pick}"
             )
         },
         measured_earlier: "(measured earlier in this session)",
@@ -694,10 +694,10 @@ pub const ES: Status = Status {
             )
         },
         measuring: "Midiendo qué entrena más rápido aquí, WebGPU o la CPU: unos pasos de entrenamiento en cada uno…",
-        measured: |gpu, cpu, on_gpu| {
+        measured: |gpu, gpu_workers, cpu, cpu_workers, on_gpu| {
             let pick = if on_gpu { "WebGPU" } else { "la CPU" };
             format!(
-                "medido aquí: WebGPU {gpu} muestras/s, CPU {cpu} muestras/s, así que entrena en {pick}"
+                "medido aquí: WebGPU {gpu} muestras/s, CPU {cpu} muestras/s (el ritmo de un hilo de trabajo por los de una ejecución: {gpu_workers} y {cpu_workers}), así que entrena en {pick}"
             )
         },
         measured_earlier: "(medido antes en esta sesión)",
@@ -979,10 +979,10 @@ pub const PT: Status = Status {
             )
         },
         measuring: "Medindo o que treina mais rápido aqui, WebGPU ou a CPU: alguns passos de treino em cada um…",
-        measured: |gpu, cpu, on_gpu| {
+        measured: |gpu, gpu_workers, cpu, cpu_workers, on_gpu| {
             let pick = if on_gpu { "WebGPU" } else { "a CPU" };
             format!(
-                "medido aqui: WebGPU {gpu} amostras/s, CPU {cpu} amostras/s, por isso treina em {pick}"
+                "medido aqui: WebGPU {gpu} amostras/s, CPU {cpu} amostras/s (o ritmo de um worker vezes os de uma execução: {gpu_workers} e {cpu_workers}), por isso treina em {pick}"
             )
         },
         measured_earlier: "(medido antes nesta sessão)",

@@ -92,7 +92,9 @@ fn stack_norm(
     }
 }
 
-/// Model `k`'s normalization layer out of a stacked one (`channels` a model).
+/// Model `k`'s normalization layer out of a stacked one (`channels` a model). BN's running
+/// statistics are read with `value_sync`, which folds in this thread's last update (`value` would
+/// not: the stale value); the stack steps and is read on one thread (the worker's, or `on_pool`'s).
 fn unstack_norm(
     (bn, gn): (&Option<BatchNorm>, &Option<GroupNorm>),
     into: (&mut Option<BatchNorm>, &mut Option<GroupNorm>),

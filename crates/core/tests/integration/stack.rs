@@ -60,6 +60,7 @@ fn stacked_shadow_models_equal_shadow_models_trained_alone() {
         let config = Config { norm, optimizer, ..base.clone() };
         let worst = stacked_vs_alone(&config);
         eprintln!("{norm:?} {optimizer:?}: φ differs by at most {worst:e} (relative)");
-        assert!(worst < 1e-3, "{norm:?} {optimizer:?}: φ differs by {worst}");
+        // Measured: at most 5e-5 (BN, SGD); 1e-4 leaves the rounding some room.
+        assert!(worst < 1e-4, "{norm:?} {optimizer:?}: φ differs by {worst}");
     }
 }
