@@ -311,27 +311,26 @@ pub async fn shadows_time(
     let of = config.variants()[0];
     let members = keep[ks[0]].iter().filter(|&&x| x).count();
     let batch = config.batch_size.min(members);
-    let train = async |config: &Config| -> Result<usize, RunError> {
+    let train = async |config: &Config| -> Result<(), RunError> {
         if stacked {
             let device_data = DeviceData::new(&data, device);
             let t = StackTrainer::new(config, of, 0, &ks, &keep, &data, &device_data);
-            let steps = t.steps_per_epoch();
             t.train(&data, &device_data).await?;
-            Ok(steps)
         } else {
             for &k in &ks {
                 let job = Job { config: config.clone(), role: Role::Shadow { variant: 0, k } };
                 run_job_on(&job, &data, device, backend, clock, |_| {}).await?;
             }
-            let n = keep[ks[0]].iter().filter(|&&x| x).count();
-            Ok(crate::shadows::steps_per_epoch(n, config.batch_size.min(n)))
         }
+        Ok(())
     };
     train(&Config { epochs: 1, ..config.clone() }).await?;
     timed();
     let start = clock();
-    let steps = train(&config).await?;
+    train(&config).await?;
     let seconds = (clock() - start).max(1e-9);
+    // The models stack, so each takes the same steps an epoch.
+    let steps = crate::train::steps_per_epoch(members, batch);
     Ok(ShadowsTime {
         backend: backend.to_string(),
         batch_norm,

@@ -14,7 +14,7 @@ use crate::data::Rng;
 use crate::experiment::{pool_scores, shadow_seed};
 use crate::experiment_data::{DeviceData, ExperimentData};
 use crate::model::{LeNet, LeNetConfig, Mode, Stack, per_sample_loss};
-use crate::train::{CHECK_EVERY, TrainError, optimizer, read_f32};
+use crate::train::{CHECK_EVERY, TrainError, optimizer, read_f32, steps_per_epoch};
 
 /// One stacked model's own: its members, its shuffle, and this epoch's order of them.
 struct Member {
@@ -39,12 +39,6 @@ pub struct StackTrainer {
     /// Per model, whether its loss went NaN or infinite (it then counts as failed, as a trainer
     /// alone would stop; the others train on: their gradients are their own).
     failed: Vec<bool>,
-}
-
-/// The steps of one epoch of a model of `members` members at `batch` (a trainer's: the incomplete
-/// last batch dropped, at least one).
-pub(crate) fn steps_per_epoch(members: usize, batch: usize) -> usize {
-    (members / batch.max(1)).max(1)
 }
 
 /// Whether shadow models with these memberships (`keep[k][i]`: candidate `i` is IN for model k)

@@ -110,6 +110,12 @@ pub(crate) fn optimizer(config: &Config) -> ModuleOptimizer {
     }
 }
 
+/// The steps of one epoch of a model of `members` members at `batch`: the incomplete last batch
+/// dropped, at least one.
+pub(crate) fn steps_per_epoch(members: usize, batch: usize) -> usize {
+    (members / batch.max(1)).max(1)
+}
+
 /// One model in training.
 pub struct Trainer {
     config: Config,
@@ -258,7 +264,7 @@ impl Trainer {
 
     /// Steps per epoch (incomplete last batches are dropped).
     pub fn steps_per_epoch(&self) -> usize {
-        (self.train_idx.len() / self.config.batch_size).max(1)
+        steps_per_epoch(self.train_idx.len(), self.config.batch_size)
     }
 
     /// Total steps of the whole run.
