@@ -84,40 +84,60 @@ pub fn rehearse(config: Config, ui: Ui) {
             return rehearsal_failed(&e);
         }
     };
-    let msg = serde_json::to_string(&ToWorker::Rehearse { config }).unwrap_or_default();
+    let msg = ToWorker::Rehearse { config };
     leptos::task::spawn_local(async move {
-        loop {
-            web::sleep_ms(50).await;
-            if REHEARSAL.with(|r| !matches!(*r.borrow(), Rehearsal::Running(_))) {
-                return; // cut short
-            }
-            let messages: Vec<FromWorker> = inbox.borrow_mut().drain(..).map(|(_, m)| m).collect();
-            for m in messages {
-                let end = match m {
-                    FromWorker::Ready => worker
-                        .post_message(&msg.clone().into())
-                        .err()
-                        .map(|e| Err(format!("{e:?}"))),
-                    FromWorker::Rehearsed(r) => Some(r.map_err(|e| e.to_string())),
-                    FromWorker::Failed(why) => Some(Err(why.describe(status))),
-                    _ => None,
-                };
-                if let Some(end) = end {
-                    end_rehearsal();
-                    match end {
-                        Ok(r) => {
-                            if ui.pace.get_untracked().is_none() {
-                                ui.pace.set(r.seconds_per_pass);
-                            }
-                            web::mark("spotlight-rehearsed");
-                        }
-                        Err(e) => rehearsal_failed(&e),
-                    }
-                    return;
+        let running = || REHEARSAL.with(|r| matches!(*r.borrow(), Rehearsal::Running(_)));
+        let end = one_task(&worker, &inbox, &msg, running, |m| match m {
+            FromWorker::Rehearsed(r) => Some(r.map_err(|e| e.to_string())),
+            FromWorker::Failed(why) => Some(Err(why.describe(status))),
+            _ => None,
+        })
+        .await;
+        let Some(end) = end else { return }; // cut short
+        end_rehearsal();
+        match end.and_then(|r| r) {
+            Ok(r) => {
+                if ui.pace.get_untracked().is_none() {
+                    ui.pace.set(r.seconds_per_pass);
                 }
+                web::mark("spotlight-rehearsed");
             }
+            Err(e) => rehearsal_failed(&e),
         }
     });
+}
+
+/// A lone worker's one task: posts `msg` once the worker is ready, then hands each of its messages
+/// to `answer` until that returns the end, polling every 50 ms. `None` once `go_on()` is false
+/// (asked before each wait: what came during the last one is still read); `Some(Err)` if the
+/// message could not be posted.
+async fn one_task<T>(
+    worker: &Worker,
+    inbox: &Inbox,
+    msg: &ToWorker,
+    go_on: impl Fn() -> bool,
+    mut answer: impl FnMut(FromWorker) -> Option<T>,
+) -> Option<Result<T, String>> {
+    let text = serde_json::to_string(msg).map_err(|e| e.to_string());
+    loop {
+        if !go_on() {
+            return None;
+        }
+        web::sleep_ms(50).await;
+        let messages: Vec<FromWorker> = inbox.borrow_mut().drain(..).map(|(_, m)| m).collect();
+        for m in messages {
+            if matches!(m, FromWorker::Ready) {
+                let posted = text
+                    .clone()
+                    .and_then(|t| worker.post_message(&t.into()).map_err(|e| format!("{e:?}")));
+                if let Err(e) = posted {
+                    return Some(Err(e));
+                }
+            } else if let Some(end) = answer(m) {
+                return Some(Ok(end));
+            }
+        }
+    }
 }
 
 /// Waits for a running rehearsal to end — at most [`REHEARSAL_WAIT_MS`], or until `stop()` —
@@ -180,34 +200,23 @@ pub async fn measure(config: &Config, gpu: bool, status: &Status) -> Result<f64,
     let inbox: Inbox = Rc::default();
     let (worker, _handlers) =
         start(0, &glue_url(f).map_err(because)?, &inbox, f).map_err(because)?;
-    let msg = serde_json::to_string(&ToWorker::Measure { config: config.clone(), gpu })
-        .map_err(|e| because(e.to_string()))?;
+    let msg = ToWorker::Measure { config: config.clone(), gpu };
     let t0 = web::now_ms();
-    let result = 'wait: loop {
-        if web::now_ms() - t0 > 1000.0 * MEASURE_WAIT_S as f64 {
-            break Err(because((status.banner.no_answer)(MEASURE_WAIT_S)));
-        }
-        web::sleep_ms(50).await;
-        let messages: Vec<FromWorker> = inbox.borrow_mut().drain(..).map(|(_, m)| m).collect();
-        for m in messages {
-            match m {
-                FromWorker::Ready => {
-                    if let Err(e) = worker.post_message(&msg.clone().into()) {
-                        break 'wait Err(because(format!("{e:?}")));
-                    }
-                }
-                FromWorker::Measured(r) => {
-                    break 'wait r.map_err(|e| because(run_error(status, &e)));
-                }
-                FromWorker::NoGpu(why) => break 'wait Err(Unmeasured::NoGpuInWorkers(why)),
-                FromWorker::GpuLost(why) => break 'wait Err(because((status.banner.lost)(&why))),
-                FromWorker::Failed(why) => break 'wait Err(because(why.describe(status))),
-                _ => {}
-            }
-        }
-    };
+    let in_time = || web::now_ms() - t0 <= 1000.0 * MEASURE_WAIT_S as f64;
+    let end = one_task(&worker, &inbox, &msg, in_time, |m| match m {
+        FromWorker::Measured(r) => Some(r.map_err(|e| because(run_error(status, &e)))),
+        FromWorker::NoGpu(why) => Some(Err(Unmeasured::NoGpuInWorkers(why))),
+        FromWorker::GpuLost(why) => Some(Err(because((status.banner.lost)(&why)))),
+        FromWorker::Failed(why) => Some(Err(because(why.describe(status)))),
+        _ => None,
+    })
+    .await;
     worker.terminate();
-    result
+    match end {
+        Some(Ok(result)) => result,
+        Some(Err(e)) => Err(because(e)),
+        None => Err(because((status.banner.no_answer)(MEASURE_WAIT_S))),
+    }
 }
 
 /// Asks every live worker to destroy its WebGPU device (`spotlightLoseGpu()`, for the browser
@@ -373,7 +382,9 @@ pub async fn run(
 ) -> Outcome {
     let clock = || web::now_ms() / 1000.0;
     let started = clock();
-    let mut board = Board::new(config, data, backend, started);
+    // On WebGPU the shadow models train stacked (fewer kernel launches; measured by `bench=1`).
+    let stack = spotlight_core::shadows::stack_size(gpu);
+    let mut board = Board::new(config, data, backend, started).stacking(stack);
     let n = worker_count(board.jobs().len(), gpu);
     let outcome = |board: &Board, ending, failure| Outcome {
         ending,
@@ -425,8 +436,10 @@ pub async fn run(
                     }
                     MEMORY.with(|m| m.borrow_mut()[i] = memory);
                 }
-                FromWorker::Trained { index, result, memory } => {
-                    board.job_done(index, result, now);
+                FromWorker::Trained { results, memory } => {
+                    for (index, result) in results {
+                        board.job_done(index, result, now);
+                    }
                     MEMORY.with(|m| m.borrow_mut()[i] = memory);
                     (slots[i], changed) = (Slot::Idle, true);
                 }
@@ -473,6 +486,11 @@ pub async fn run(
             let msg = match task {
                 Task::Train { index, job } => {
                     ToWorker::Train { index, job, backend: backend.to_string(), gpu }
+                }
+                Task::Stack { indices, jobs } => {
+                    // For the browser tests: a stack was handed out.
+                    web::mark("spotlight-stacked");
+                    ToWorker::TrainStack { indices, jobs, backend: backend.to_string(), gpu }
                 }
                 Task::Attack { variant, target, shadow_phi } => {
                     ToWorker::Attack { variant, config: config.clone(), target, shadow_phi }

@@ -210,8 +210,10 @@ async fn train_here(
     let batch = config.batch_size as f64;
     let (mut last_draw, mut last_report) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
     let (mut changed, mut first_live) = (false, false);
+    // On the GPU: shadow models stacked (fewer kernel launches).
+    let stack = spotlight_core::shadows::stack_size(true);
     let (ending, times, report) =
-        local::run_here(config, data, device, backend, &clock, stop, |board, measured| {
+        local::run_here(config, data, device, backend, stack, &clock, stop, |board, measured| {
             let elapsed = clock() - started;
             // The bar at most ten times a second; the charts at most four, when something was measured.
             if elapsed - last_draw > 0.1 {

@@ -12,7 +12,7 @@ use spotlight_core::Config;
 use spotlight_core::backend::BackendName;
 use spotlight_core::bench;
 use spotlight_core::experiment::shadow_keep;
-use spotlight_core::experiment_data::ExperimentData;
+use spotlight_core::experiment_data::{DeviceData, ExperimentData};
 use spotlight_core::jobs::{self, Job, JobOutput, JobResult};
 use spotlight_core::report::{AttackReport, Readout, RunError};
 use spotlight_i18n::status::Status;
@@ -33,6 +33,14 @@ pub enum ToWorker {
     Train {
         index: usize,
         job: Job,
+        backend: String,
+        gpu: bool,
+    },
+    /// Shadow models `indices` trained as one stacked network (`jobs::run_stack_with`): the page
+    /// sends these on WebGPU. They end with one `Trained`.
+    TrainStack {
+        indices: Vec<usize>,
+        jobs: Vec<Job>,
         backend: String,
         gpu: bool,
     },
@@ -70,9 +78,10 @@ pub enum FromWorker {
         readout: Option<Readout>,
         memory: f64,
     },
+    /// A task's jobs ended (one, or a stack's): each job's index and result, in one message, so
+    /// that the page frees the worker once.
     Trained {
-        index: usize,
-        result: Result<JobResult, RunError>,
+        results: Vec<(usize, Result<JobResult, RunError>)>,
         memory: f64,
     },
     Attacked {
@@ -190,7 +199,10 @@ fn receive(v: &wasm_bindgen::JsValue) -> Result<(), Trouble> {
             DATA.with(|d| *d.borrow_mut() = Some(data));
         }
         ToWorker::Train { index, job, backend, gpu } => {
-            wasm_bindgen_futures::spawn_local(train(index, job, backend, gpu))
+            wasm_bindgen_futures::spawn_local(train(vec![index], vec![job], backend, gpu))
+        }
+        ToWorker::TrainStack { indices, jobs, backend, gpu } => {
+            wasm_bindgen_futures::spawn_local(train(indices, jobs, backend, gpu))
         }
         ToWorker::LoseGpu => backend::destroy_webgpu(),
         ToWorker::Rehearse { config } => wasm_bindgen_futures::spawn_local(async move {
@@ -229,14 +241,14 @@ fn receive(v: &wasm_bindgen::JsValue) -> Result<(), Trouble> {
     Ok(())
 }
 
-async fn train(index: usize, job: Job, backend: String, gpu: bool) {
+/// Trains jobs `indices` (`jobs`): one job, or shadow models as one stack; posts each one's end.
+async fn train(indices: Vec<usize>, jobs: Vec<Job>, backend: String, gpu: bool) {
+    let end = |results: Vec<Result<JobResult, RunError>>| {
+        let results = indices.iter().copied().zip(results).collect();
+        post(&FromWorker::Trained { results, memory: web::memory_bytes() });
+    };
     let Some(data) = DATA.with(|d| d.borrow_mut().take()) else {
-        post(&FromWorker::Trained {
-            index,
-            result: Err(RunError::JobBeforeData),
-            memory: web::memory_bytes(),
-        });
-        return;
+        return end(vec![Err(RunError::JobBeforeData); indices.len()]);
     };
     let mut last = f64::NEG_INFINITY;
     let on_progress = |p: jobs::JobProgress| {
@@ -244,12 +256,14 @@ async fn train(index: usize, job: Job, backend: String, gpu: bool) {
         let now = web::now_ms();
         if p.readout.is_some() || now - last > 100.0 {
             last = now;
-            post(&FromWorker::Progress {
-                index,
-                steps_done: p.steps_done,
-                readout: p.readout,
-                memory: web::memory_bytes(),
-            });
+            for &index in &indices {
+                post(&FromWorker::Progress {
+                    index,
+                    steps_done: p.steps_done,
+                    readout: p.readout.clone(),
+                    memory: web::memory_bytes(),
+                });
+            }
         }
     };
     let device = if gpu {
@@ -265,13 +279,17 @@ async fn train(index: usize, job: Job, backend: String, gpu: bool) {
     } else {
         BackendName::Flex.cpu_device()
     };
-    let result = match device {
-        Ok(device) => {
-            jobs::run_job_on(&job, &data, &device, &backend, || web::now_ms() / 1000.0, on_progress)
-                .await
+    let clock = || web::now_ms() / 1000.0;
+    let results = match (device, jobs.as_slice()) {
+        (Ok(device), [job]) => {
+            vec![jobs::run_job_on(job, &data, &device, &backend, clock, on_progress).await]
         }
-        Err(e) => Err(RunError::Other(e)),
+        (Ok(device), jobs) => {
+            let device_data = DeviceData::new(&data, &device);
+            jobs::run_stack_with(jobs, &data, &device_data, &backend, clock, on_progress).await
+        }
+        (Err(e), _) => vec![Err(RunError::Other(e)); jobs.len()],
     };
     DATA.with(|d| *d.borrow_mut() = Some(data));
-    post(&FromWorker::Trained { index, result, memory: web::memory_bytes() });
+    end(results);
 }

@@ -155,6 +155,9 @@ test('tiny comparison on WebGPU in Web Workers, numbers agree with the CPU run',
   if (!onWebGpuInWorkers.test(banner)) throw new Error('did not run on WebGPU in workers: ' + banner);
   const v = await checkViews(page);
   const gpu = await numbers(page);
+  // On WebGPU each model's shadow models (2 here) train as one stacked network: one stack each.
+  const stacks = await page.evaluate(() => performance.getEntriesByName('spotlight-stacked').length);
+  if (stacks !== 2) throw new Error(`${stacks} stacks of shadow models handed out, want 2`);
   await shot(page, 'results-webgpu', { fullPage: true });
   noErrors(page);
   await page.close();
@@ -174,5 +177,5 @@ test('tiny comparison on WebGPU in Web Workers, numbers agree with the CPU run',
       if (Math.abs(a - b) > 0.1) throw new Error(`AUC row ${i}: CPU ${a} vs WebGPU ${b}`);
     }
   }
-  return `${banner}; AUC ${v.auc.join(', ')}; CPU ${JSON.stringify(results.cpu?.attack?.map((r) => r[1]))}`;
+  return `${banner}; shadow models in ${stacks} stacks; AUC ${v.auc.join(', ')}; CPU ${JSON.stringify(results.cpu?.attack?.map((r) => r[1]))}`;
 });

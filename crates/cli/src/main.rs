@@ -292,6 +292,7 @@ pub fn run_experiment(
             &data,
             &device,
             &name,
+            spotlight_core::shadows::stack_size(backend == BackendName::Wgpu),
             &clock,
             &|| false,
             |b, _| {

@@ -59,17 +59,28 @@ impl Throughput {
 /// The config a throughput measurement trains with: MNIST, one model, no probes or shadows,
 /// just enough samples for the steps.
 pub fn throughput_config(batch_norm: bool, batch_size: usize, steps: usize) -> Config {
-    Config {
+    training_only(Config {
         dataset: DatasetName::Mnist,
         train_size: batch_size * (steps + WARMUP),
         batch_size,
         epochs: 1,
+        norm: batch_norm.into(),
+        ..Config::default()
+    })
+}
+
+/// `config` reduced to the training of one model (its first): no probes, live read-outs, shadow
+/// models, OOD images or canary — what the benchmarks time.
+fn training_only(config: Config) -> Config {
+    Config {
         probe_size: 0,
         live_points: 0,
         shadow_models: 0,
         compare: false,
-        norm: batch_norm.into(),
-        ..Config::default()
+        ood_fraction: 0.0,
+        ood_source: crate::config::OodSourceName::Shuffle,
+        canary: String::new(),
+        ..config
     }
 }
 
@@ -216,21 +227,14 @@ pub async fn step_rate(
             + WARMUP;
     let warm = Budget { most: (most / 2).max(WARMUP), seconds: RATE_WARM_S };
     let timed = Budget { most: most - warm.most, seconds: RATE_BUDGET_S };
-    let config = Config {
+    let config = training_only(Config {
         train_size: batch * most,
         test_size: 16,
         epochs: 1,
-        probe_size: 0,
-        live_points: 0,
-        shadow_models: 0,
-        compare: false,
-        ood_fraction: 0.0,
-        ood_source: crate::config::OodSourceName::Shuffle,
-        canary: String::new(),
         // The time of a step does not depend on the rate; the link's could diverge on noise.
         learning_rate: Config::default().learning_rate,
         ..config.clone()
-    };
+    });
     let variant = config.variant(config.norm);
     let dataset = noise_dataset(config.seed, 2 * config.train_size, 16);
     let data = ExperimentData::build(&config, &dataset, None)
@@ -250,7 +254,7 @@ pub struct ShadowsTime {
     /// Trained as one stacked network (else one after another).
     pub stacked: bool,
     pub models: usize,
-    /// Training samples, all models together (models × epochs × steps × batch).
+    /// Training samples, all models together (each model's epochs × its steps × the batch).
     pub samples: usize,
     /// Wall time: uploading the data, training, and scoring the pool on each model.
     pub seconds: f64,
@@ -260,24 +264,17 @@ pub struct ShadowsTime {
     pub dispatches_per_sample: Option<f64>,
 }
 
-/// The shadow models [`shadows_time`] trains: `models` of `config`'s first model (BN or no-BN)
-/// with `members` members each (about: a shadow's are a random half of the pool), `epochs`
-/// epochs at `config`'s batch size.
+/// The shadow models [`shadows_time`] trains: `models` LeNets, BN or no-BN, each on a random half
+/// of a pool of 16 batches (about 8 batches of members), 2 epochs at `batch_size`.
 pub fn shadows_config(batch_norm: bool, batch_size: usize, models: usize) -> Config {
     Config {
         train_size: 8 * batch_size,
         batch_size,
         epochs: 2,
         test_size: 16,
-        probe_size: 0,
-        live_points: 0,
-        // More shadows than timed: those that stack with the first are picked.
-        shadow_models: 4 * models.max(1),
-        compare: false,
+        shadow_models: models.max(2),
         norm: batch_norm.into(),
-        ood_fraction: 0.0,
-        ood_source: crate::config::OodSourceName::Shuffle,
-        ..Config::default()
+        ..training_only(Config::default())
     }
 }
 
@@ -304,18 +301,20 @@ pub async fn shadows_time(
     let data = ExperimentData::build(&config, &dataset, None)
         .map_err(|e| RunError::Other(e.to_string()))?;
     let keep = shadow_keep(&config, data.pool.labels.len());
-    let ks: Vec<usize> = (0..keep.len())
-        .filter(|&k| stackable(&config, &[&keep[0], &keep[k]]))
-        .take(models)
-        .collect();
+    let ks: Vec<usize> = (0..keep.len()).take(models).collect();
+    let keeps: Vec<&[bool]> = ks.iter().map(|&k| keep[k].as_slice()).collect();
+    if !stackable(&config, &keeps) {
+        return Err(RunError::Other(format!("shadow models {ks:?} do not stack")));
+    }
     let of = config.variants()[0];
-    let members = keep[ks[0]].iter().filter(|&&x| x).count();
-    let batch = config.batch_size.min(members);
     let train = async |config: &Config| -> Result<(), RunError> {
         if stacked {
             let device_data = DeviceData::new(&data, device);
-            let t = StackTrainer::new(config, of, 0, &ks, &keep, &data, &device_data);
-            t.train(&data, &device_data).await?;
+            let mut t = StackTrainer::new(config, of, 0, &ks, &keep, &data, &device_data);
+            t.train(|_| {}).await?;
+            for k in 0..t.models() {
+                t.phi(k, &data, &device_data).await?;
+            }
         } else {
             for &k in &ks {
                 let job = Job { config: config.clone(), role: Role::Shadow { variant: 0, k } };
@@ -329,14 +328,21 @@ pub async fn shadows_time(
     let start = clock();
     train(&config).await?;
     let seconds = (clock() - start).max(1e-9);
-    // The models stack, so each takes the same steps an epoch.
-    let steps = crate::train::steps_per_epoch(members, batch);
+    // The samples each model trained on (stacked, the longest model's extra steps come on top: the
+    // others' part of the stack steps on, unread — the stack's own cost).
+    let samples: usize = ks
+        .iter()
+        .map(|&k| {
+            let job = Job { config: config.clone(), role: Role::Shadow { variant: 0, k } };
+            crate::jobs::job_steps(&job, &data, &keep) * config.batch_size
+        })
+        .sum();
     Ok(ShadowsTime {
         backend: backend.to_string(),
         batch_norm,
         stacked,
         models: ks.len(),
-        samples: ks.len() * config.epochs * steps * batch,
+        samples,
         seconds,
         dispatches_per_sample: None,
     })

@@ -1,6 +1,7 @@
 //! An experiment's jobs ([`crate::jobs`]) spread over workers: which task a free worker takes
 //! next, what the running jobs have measured so far, and the [`Report`] — the same for the same
-//! config however the tasks ran. The page's Web Workers run the tasks (the host holds a `Board` and
+//! config however the tasks ran (but for float rounding when shadow models train stacked:
+//! [`Board::stacking`]). The page's Web Workers run the tasks (the host holds a `Board` and
 //! feeds it their messages), or [`crate::local`] runs them on its own thread, in turns.
 //!
 //! Order: the target models first (each its own worker, side by side), then the shadow models as
@@ -19,6 +20,10 @@ use crate::{Config, Variant};
 pub enum Task {
     /// Train job number `index` (its [`Job`] is `Board::job(index)`).
     Train { index: usize, job: Job },
+    /// Train shadow-model jobs `indices` (of one variant) as one stacked network
+    /// ([`crate::jobs::run_stack_with`]); a board makes these only when told to
+    /// ([`Board::stacking`]).
+    Stack { indices: Vec<usize>, jobs: Vec<Job> },
     /// Attack model variant `variant`: from its target's output and its shadows' φ (see
     /// [`crate::jobs::attack_of`]).
     Attack { variant: usize, target: JobOutput, shadow_phi: Vec<Option<Vec<f64>>> },
@@ -77,6 +82,10 @@ pub struct Board {
     started: f64,
     targets_end: Option<f64>,
     shadows_end: Option<f64>,
+    /// The most shadow models one task stacks (1: none).
+    stack: usize,
+    /// Each shadow model's members (`experiment::shadow_keep`).
+    keep: Vec<Vec<bool>>,
 }
 
 impl Board {
@@ -104,7 +113,17 @@ impl Board {
             started: now,
             targets_end: None,
             shadows_end: None,
+            stack: 1,
+            keep,
         }
+    }
+
+    /// The board, handing out up to `stack` shadow models of one variant as one task
+    /// ([`Task::Stack`]) — those that stack ([`crate::shadows::stackable`]); not BN with the
+    /// regularizer (not stacked). `crate::shadows::stack_size` says how many on which backend.
+    pub fn stacking(mut self, stack: usize) -> Self {
+        self.stack = stack.max(1);
+        self
     }
 
     pub fn jobs(&self) -> &[Job] {
@@ -122,8 +141,35 @@ impl Board {
             return Some(Task::Attack { variant: v, target, shadow_phi });
         }
         let index = (0..self.jobs.len()).find(|&i| self.state[i] == State::Waiting)?;
-        self.state[index] = State::Running;
+        let group = self.stack_from(index);
+        for &i in &group {
+            self.state[i] = State::Running;
+        }
+        if group.len() >= 2 {
+            let jobs = group.iter().map(|&i| self.jobs[i].clone()).collect();
+            return Some(Task::Stack { indices: group, jobs });
+        }
         Some(Task::Train { index, job: self.jobs[index].clone() })
+    }
+
+    /// Job `index` and the waiting shadow models of its variant it stacks with (up to `stack`, each
+    /// with a batch of members: [`crate::shadows::stackable`]), or only `index`.
+    fn stack_from(&self, index: usize) -> Vec<usize> {
+        let Role::Shadow { variant, .. } = self.jobs[index].role else { return vec![index] };
+        let stacks = |i: usize| match self.jobs[i].role {
+            Role::Shadow { k, .. } => self
+                .keep
+                .get(k)
+                .is_some_and(|kk| crate::shadows::stackable(&self.config, &[kk.as_slice()])),
+            Role::Target { .. } => false,
+        };
+        if self.stack < 2 || self.config.variants()[variant] == Variant::BnReg || !stacks(index) {
+            return vec![index];
+        }
+        self.shadows_of(variant)
+            .filter(|&i| self.state[i] == State::Waiting && stacks(i))
+            .take(self.stack)
+            .collect()
     }
 
     /// Job `index` made progress: its steps so far, and a target model's read-out (kept in the

@@ -15,6 +15,7 @@ use crate::data::Dataset;
 use crate::experiment::{attack_report, pool_scores, shadow_keep, shadow_trainer};
 use crate::experiment_data::{BuildError, DeviceData, ExperimentData};
 use crate::report::{AttackReport, ModelRun, Readout, Report, RunError};
+use crate::shadows::StackTrainer;
 use crate::train::{TrainError, Trainer};
 
 /// Which model of an experiment a job trains. `variant` indexes `Config::variants()`.
@@ -203,6 +204,67 @@ pub async fn run_job_with(
         seconds: clock() - started,
         output,
     })
+}
+
+/// Trains shadow-model jobs of one variant as one stacked network ([`StackTrainer`], on a GPU
+/// backend: one kernel launch serves them all) and gives each its result, as [`run_job_with`]
+/// would each alone (the same φ within float rounding; a model whose training failed, or all of
+/// them when a step failed, without φ; each result's time is the stack's, shared equally).
+/// `on_progress` is called after every step of the stack, with its steps (the longest model's).
+///
+/// # Panics
+///
+/// If the jobs are not shadow models of one config and one variant that stack (the [`Board`]
+/// forms only such groups).
+///
+/// [`Board`]: crate::board::Board
+pub async fn run_stack_with(
+    jobs: &[Job],
+    data: &ExperimentData,
+    device_data: &DeviceData,
+    backend: &str,
+    clock: impl Fn() -> f64,
+    mut on_progress: impl FnMut(JobProgress),
+) -> Vec<Result<JobResult, RunError>> {
+    let started = clock();
+    let config = &jobs[0].config;
+    let (variant, ks): (Vec<usize>, Vec<usize>) = jobs
+        .iter()
+        .map(|j| match j.role {
+            Role::Shadow { variant, k } if &j.config == config => (variant, k),
+            _ => panic!("a stack of shadow models of one config: {:?}", j.role),
+        })
+        .unzip();
+    assert!(variant.iter().all(|&v| v == variant[0]), "a stack of one variant's shadow models");
+    let keep = shadow_keep(config, data.pool.labels.len());
+    let of = config.variants()[variant[0]];
+    let mut t = StackTrainer::new(config, of, variant[0], &ks, &keep, data, device_data);
+    let steps_total = t.total_steps();
+    let trained = t
+        .train(|t| {
+            on_progress(JobProgress { steps_done: t.steps_done(), steps_total, readout: None });
+        })
+        .await;
+    let mut phi = Vec::new();
+    for k in 0..jobs.len() {
+        phi.push(match trained {
+            Ok(()) => t.phi(k, data, device_data).await.map_err(RunError::from),
+            Err(_) => Ok(None),
+        });
+    }
+    let seconds = (clock() - started) / jobs.len() as f64;
+    jobs.iter()
+        .zip(phi)
+        .map(|(job, phi)| {
+            Ok(JobResult {
+                key: job.key(),
+                job: job.clone(),
+                backend: backend.to_string(),
+                seconds,
+                output: JobOutput::Shadow { phi: phi? },
+            })
+        })
+        .collect()
 }
 
 /// The training steps a job takes (`keep`: [`shadow_keep`] of its config, for shadow models).

@@ -17,7 +17,7 @@ use crate::board::{Board, Task};
 use crate::data::Dataset;
 use crate::experiment::shadow_keep;
 use crate::experiment_data::{DeviceData, ExperimentData};
-use crate::jobs::{JobProgress, JobResult, attack_of, run_job_with};
+use crate::jobs::{JobProgress, JobResult, attack_of, run_job_with, run_stack_with};
 use crate::report::{AttackReport, Report, RunError};
 
 /// How a run ended.
@@ -30,6 +30,8 @@ pub enum Ending {
 /// A task's end.
 enum Ended {
     Trained(usize, Result<JobResult, RunError>),
+    /// A stack of shadow models (`indices`), trained together: each one's result.
+    Stacked(Vec<usize>, Vec<Result<JobResult, RunError>>),
     Attacked(usize, Result<AttackReport, RunError>),
 }
 
@@ -40,18 +42,21 @@ type Running<'a> = Pin<Box<dyn Future<Output = Ended> + 'a>>;
 /// — a training step of every running model — it calls `on_turn` with the board and whether the
 /// report grew (a target's live read-out or epoch record, or a task's end), then pauses for the host
 /// ([`crate::yielder::pause`]: the browser draws). `cancelled()` is asked before every turn; a
-/// cancelled run's report holds what was measured. `clock` reads seconds. Returns how it ended,
-/// its wall time by phase and its report.
+/// cancelled run's report holds what was measured. `clock` reads seconds. Up to `stack` shadow
+/// models train as one stacked network ([`Board::stacking`]; `crate::shadows::stack_size`).
+/// Returns how it ended, its wall time by phase and its report.
+#[allow(clippy::too_many_arguments)]
 pub async fn run_here(
     config: &Config,
     data: &ExperimentData,
     device: &Device,
     backend: &str,
+    stack: usize,
     clock: &dyn Fn() -> f64,
     cancelled: &dyn Fn() -> bool,
     mut on_turn: impl FnMut(&Board, bool),
 ) -> (Ending, PhaseTimes, Report) {
-    let mut board = Board::new(config, data, backend, clock());
+    let mut board = Board::new(config, data, backend, clock()).stacking(stack);
     let keep = shadow_keep(config, data.pool.labels.len());
     // The data on the device once, for every model (a Web Worker uploads it for its own).
     let device_data = DeviceData::new(data, device);
@@ -72,6 +77,19 @@ pub async fn run_here(
                         let r = run_job_with(&job, data, device_data, backend, clock, on_progress)
                             .await;
                         Ended::Trained(index, r)
+                    })
+                }
+                Task::Stack { indices, jobs } => {
+                    let (progress, device_data) = (&progress, &device_data);
+                    Box::pin(async move {
+                        let on_progress = |p: JobProgress| {
+                            let mut progress = progress.borrow_mut();
+                            progress.extend(indices.iter().map(|&i| (i, p.clone())));
+                        };
+                        let r =
+                            run_stack_with(&jobs, data, device_data, backend, clock, on_progress)
+                                .await;
+                        Ended::Stacked(indices, r)
                     })
                 }
                 Task::Attack { variant, target, shadow_phi } => {
@@ -115,6 +133,11 @@ pub async fn run_here(
             measured = true;
             match e {
                 Ended::Trained(index, r) => board.job_done(index, r, now),
+                Ended::Stacked(indices, results) => {
+                    for (index, r) in indices.into_iter().zip(results) {
+                        board.job_done(index, r, now);
+                    }
+                }
                 Ended::Attacked(variant, r) => board.attack_done(variant, r),
             }
         }
@@ -123,8 +146,8 @@ pub async fn run_here(
     }
 }
 
-/// Builds the experiment's data and runs it here to the end, calling `on_turn` after each turn
-/// (no clock, no cancellation: tests and simple callers).
+/// Builds the experiment's data and runs it here to the end (shadow models one by one), calling
+/// `on_turn` after each turn (no clock, no cancellation: tests and simple callers).
 pub async fn run(
     config: &Config,
     dataset: &Dataset,
@@ -135,6 +158,6 @@ pub async fn run(
 ) -> Result<Report, String> {
     let data = ExperimentData::build(config, dataset, other).map_err(|e| e.to_string())?;
     let (_, _, report) =
-        run_here(config, &data, device, backend, &|| 0.0, &|| false, |b, _| on_turn(b)).await;
+        run_here(config, &data, device, backend, 1, &|| 0.0, &|| false, |b, _| on_turn(b)).await;
     Ok(report)
 }

@@ -1,10 +1,12 @@
 //! Shadow models trained together as one stacked network ([`Stack`], issue #33): one kernel launch
 //! serves K models. Each model keeps what it would have alone — its seed's initial weights, its
-//! members, its shuffle of them each epoch, its batches — so the stack ends where K
-//! [`shadow_trainer`](crate::experiment::shadow_trainer)s would (within float rounding). Models
-//! stack when their epochs have the same number of steps (a trainer drops an epoch's incomplete
-//! last batch: members ÷ batch, rounded down); a shadow's members are a random half of the pool, so
-//! most do ([`stackable`]).
+//! members, its shuffle of them each epoch, its batches, its number of steps — so the stack ends
+//! where K [`shadow_trainer`](crate::experiment::shadow_trainer)s would (within float rounding).
+//! Models stack when each has at least a batch of members ([`stackable`]); their epochs may differ in
+//! steps (a trainer drops an epoch's incomplete last batch: members ÷ batch, rounded down, and a
+//! shadow's members are a random half of the pool): each model counts its own steps and epochs, and
+//! a model that has taken all of its steps is copied out as it stands, while the others go on (its
+//! part of the stack then trains on, unread: nothing of it reaches another model's).
 
 use burn::optim::{GradientsParams, ModuleOptimizer};
 use burn::tensor::Tensor;
@@ -14,13 +16,37 @@ use crate::data::Rng;
 use crate::experiment::{pool_scores, shadow_seed};
 use crate::experiment_data::{DeviceData, ExperimentData};
 use crate::model::{LeNet, LeNetConfig, Mode, Stack, per_sample_loss};
-use crate::train::{CHECK_EVERY, TrainError, optimizer, read_f32, steps_per_epoch};
+use crate::train::{TrainError, optimizer, read_f32, steps_per_epoch};
 
-/// One stacked model's own: its members, its shuffle, and this epoch's order of them.
+/// How many shadow models a run stacks into one network on a GPU backend (WebGPU, wgpu): the
+/// count `bench::shadows_time` measured (4 BN models on a software WebGPU adapter: 3.8× fewer
+/// dispatches per trained sample, 1.1–1.3× the samples per second). On the CPU stacking was slower
+/// (0.4–0.96×): a CPU run trains its shadow models one by one.
+pub const STACK_ON_GPU: usize = 4;
+
+/// The shadow models a run stacks into one network on a GPU backend (`gpu`) or the CPU.
+pub fn stack_size(gpu: bool) -> usize {
+    if gpu { STACK_ON_GPU } else { 1 }
+}
+
+/// One stacked model's own: its members, its shuffle, this epoch's order of them, its steps.
 struct Member {
     idx: Vec<usize>,
     rng: Rng,
     order: Vec<usize>,
+    steps_per_epoch: usize,
+    /// Steps taken, all epochs together.
+    taken: usize,
+    /// The model as it ended, copied out of the stack at its last step (`None` while it trains,
+    /// or when its loss went NaN or infinite: it then counts as failed, as a trainer alone would
+    /// stop).
+    ended: Option<Option<LeNet>>,
+}
+
+impl Member {
+    fn total(&self, epochs: usize) -> usize {
+        self.steps_per_epoch * epochs
+    }
 }
 
 /// Shadow models of one variant in training as one [`Stack`].
@@ -31,27 +57,20 @@ pub struct StackTrainer {
     like: Vec<LeNet>,
     optim: ModuleOptimizer,
     data: DeviceData,
+    batch: usize,
     members: Vec<Member>,
-    step: usize,
-    epochs: usize,
-    /// Per model, the sum of its batches' mean losses this epoch (`[K]`).
+    /// Steps of the stack taken.
+    steps: usize,
+    /// Per model, the sum of its batches' mean losses (`[K]`): read when a model ends, for NaN.
     loss_sum: Option<Tensor<1>>,
-    /// Per model, whether its loss went NaN or infinite (it then counts as failed, as a trainer
-    /// alone would stop; the others train on: their gradients are their own).
-    failed: Vec<bool>,
 }
 
 /// Whether shadow models with these memberships (`keep[k][i]`: candidate `i` is IN for model k)
-/// train as one stack: each has members, and each epoch the same number of steps of the same batch
-/// size.
+/// train as one stack: each has at least a batch of members (then each trains at the config's
+/// batch size).
 pub fn stackable(config: &Config, keep: &[&[bool]]) -> bool {
-    let shape = |k: &&[bool]| {
-        let n = k.iter().filter(|&&x| x).count();
-        let batch = config.batch_size.min(n);
-        (batch, steps_per_epoch(n, batch))
-    };
-    keep.first()
-        .is_some_and(|first| keep.iter().all(|k| shape(k) == shape(first) && shape(k).0 > 0))
+    !keep.is_empty()
+        && keep.iter().all(|k| k.iter().filter(|&&x| x).count() >= config.batch_size.max(1))
 }
 
 impl StackTrainer {
@@ -81,13 +100,20 @@ impl StackTrainer {
             .with_groups(config.groups);
         let seeds: Vec<u64> = ks.iter().map(|&k| shadow_seed(config.seed, variant, k)).collect();
         let like: Vec<LeNet> = seeds.iter().map(|&s| shape.init(s, &device)).collect();
+        let batch = config.batch_size;
         let members = keeps
             .iter()
             .zip(&seeds)
-            .map(|(keep, &seed)| Member {
-                idx: (0..keep.len()).filter(|&i| keep[i]).collect(),
-                rng: Rng::derive(seed, "shuffle"),
-                order: Vec::new(),
+            .map(|(keep, &seed)| {
+                let idx: Vec<usize> = (0..keep.len()).filter(|&i| keep[i]).collect();
+                Member {
+                    steps_per_epoch: steps_per_epoch(idx.len(), batch),
+                    idx,
+                    rng: Rng::derive(seed, "shuffle"),
+                    order: Vec::new(),
+                    taken: 0,
+                    ended: None,
+                }
             })
             .collect();
         Self {
@@ -96,41 +122,52 @@ impl StackTrainer {
             like,
             optim: optimizer(config),
             data: device_data.clone(),
+            batch,
             members,
-            step: 0,
-            epochs: 0,
+            steps: 0,
             loss_sum: None,
-            failed: vec![false; ks.len()],
         }
     }
 
-    fn batch(&self) -> usize {
-        self.config.batch_size.min(self.members[0].idx.len())
+    /// Steps the stack takes in all: its longest model's.
+    pub fn total_steps(&self) -> usize {
+        self.members.iter().map(|m| m.total(self.config.epochs)).max().unwrap_or(0)
     }
 
-    /// Steps per epoch (the same for every model).
-    pub fn steps_per_epoch(&self) -> usize {
-        steps_per_epoch(self.members[0].idx.len(), self.batch())
+    /// Steps taken.
+    pub fn steps_done(&self) -> usize {
+        self.steps
     }
 
-    /// Whether every epoch has been trained.
+    /// Whether every model has taken all of its steps.
     pub fn finished(&self) -> bool {
-        self.epochs >= self.config.epochs
+        self.members.iter().all(|m| m.ended.is_some())
     }
 
-    /// One training step of every model on its next batch; at the epoch's end, the NaN check.
+    /// One training step of every model on its next batch (a model that has ended, on a batch of
+    /// its members that nobody reads). A model that takes its last step is copied out, after the
+    /// check of its loss for NaN — the stack's only read-back.
     pub async fn step(&mut self) -> Result<(), TrainError> {
-        if self.step == 0 {
-            for m in &mut self.members {
+        let (epochs, bs) = (self.config.epochs, self.batch);
+        let mut ranges = Vec::new();
+        for m in &mut self.members {
+            let at = m.taken % m.steps_per_epoch;
+            if m.ended.is_none() && at == 0 {
                 m.order = m.idx.clone();
                 m.rng.shuffle(&mut m.order);
             }
-            self.loss_sum = None;
+            ranges.push(if m.ended.is_none() { at * bs..(at + 1) * bs } else { 0..bs });
         }
-        let bs = self.batch();
-        let range = self.step * bs..(self.step + 1) * bs;
-        let images = self.members.iter().map(|m| self.data.pool_images(&m.order[range.clone()]));
-        let labels = self.members.iter().map(|m| self.data.pool_labels(&m.order[range.clone()]));
+        let images = self
+            .members
+            .iter()
+            .zip(&ranges)
+            .map(|(m, r)| self.data.pool_images(&m.order[r.clone()]));
+        let labels = self
+            .members
+            .iter()
+            .zip(&ranges)
+            .map(|(m, r)| self.data.pool_labels(&m.order[r.clone()]));
         let x = Tensor::cat(images.collect(), 1).autodiff();
         let y = Tensor::cat(labels.collect(), 0).autodiff();
         let model = self.model.take().expect("model present");
@@ -148,31 +185,31 @@ impl StackTrainer {
             Some(s) => s.add(l),
             None => l,
         });
-        self.step += 1;
-        let epoch_done = self.step >= self.steps_per_epoch();
-        if epoch_done || self.step.is_multiple_of(CHECK_EVERY) {
-            self.check_loss().await?;
+        self.steps += 1;
+        let mut ending = Vec::new();
+        for (j, m) in self.members.iter_mut().enumerate() {
+            if m.ended.is_none() {
+                m.taken += 1;
+                if m.taken >= m.total(epochs) {
+                    ending.push(j);
+                }
+            }
         }
-        if epoch_done {
-            self.step = 0;
-            self.epochs += 1;
+        if !ending.is_empty() {
+            let sums = read_f32(self.loss_sum.clone().expect("summed above")).await?;
+            let stack = self.model.as_ref().expect("stepped above");
+            for j in ending {
+                let ok = sums[j].is_finite();
+                self.members[j].ended = Some(ok.then(|| stack.model(j, self.like[j].clone())));
+            }
         }
         Ok(())
     }
 
-    /// Marks the models whose loss went NaN or infinite as failed.
-    async fn check_loss(&mut self) -> Result<(), TrainError> {
-        let Some(sum) = &self.loss_sum else { return Ok(()) };
-        for (failed, v) in self.failed.iter_mut().zip(read_f32(sum.clone()).await?) {
-            *failed |= !v.is_finite();
-        }
-        Ok(())
-    }
-
-    /// Model `k` of the stack as a LeNet of its own (`None` once its loss went NaN or infinite).
+    /// Model `k` of the stack as it ended, a LeNet of its own (`None` while it trains, or once its
+    /// loss went NaN or infinite).
     pub fn model(&self, k: usize) -> Option<LeNet> {
-        let stack = self.model.as_ref().expect("the model is only taken during a step");
-        (!self.failed[k]).then(|| stack.model(k, self.like[k].clone()))
+        self.members[k].ended.clone().flatten()
     }
 
     /// The stack's models.
@@ -180,24 +217,27 @@ impl StackTrainer {
         self.like.len()
     }
 
-    /// Trains every epoch, then scores the pool on each model: its φ per candidate, `None` for a
-    /// model whose training failed (as [`crate::jobs`] gives a shadow job's).
-    pub async fn train(
-        mut self,
-        data: &ExperimentData,
-        device_data: &DeviceData,
-    ) -> Result<Vec<Option<Vec<f64>>>, TrainError> {
+    /// Trains every epoch, calling `on_step` after every step.
+    pub async fn train(&mut self, mut on_step: impl FnMut(&Self)) -> Result<(), TrainError> {
         while !self.finished() {
             self.step().await?;
+            on_step(self);
             crate::yielder::turn().await;
         }
-        let mut phi = Vec::new();
-        for k in 0..self.models() {
-            phi.push(match self.model(k) {
-                Some(m) => Some(pool_scores(&m, data, device_data).await?.phi),
-                None => None,
-            });
-        }
-        Ok(phi)
+        Ok(())
+    }
+
+    /// φ of every candidate of the pool on model `k` (as [`crate::jobs`] gives a shadow job's):
+    /// `None` if its training failed.
+    pub async fn phi(
+        &self,
+        k: usize,
+        data: &ExperimentData,
+        device_data: &DeviceData,
+    ) -> Result<Option<Vec<f64>>, TrainError> {
+        Ok(match self.model(k) {
+            Some(m) => Some(pool_scores(&m, data, device_data).await?.phi),
+            None => None,
+        })
     }
 }

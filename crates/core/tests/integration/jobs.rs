@@ -196,6 +196,7 @@ fn the_board_fed_by_workers_gives_the_report_of_a_run_here() {
                 }
                 board.job_done(index, Ok(r), 1.0);
             }
+            Task::Stack { .. } => unreachable!("a board stacks only when told to"),
             Task::Attack { variant, target, shadow_phi } => {
                 assert_eq!(shadow_phi.len(), config.shadow_models);
                 let a =
@@ -229,6 +230,7 @@ fn a_run_here_takes_turns_and_stops_when_cancelled() {
         &data,
         &device,
         "flex",
+        1,
         &|| {
             tick.set(tick.get() + 1.0);
             tick.get()
@@ -257,6 +259,7 @@ fn a_run_here_takes_turns_and_stops_when_cancelled() {
         &data,
         &device,
         "flex",
+        1,
         &|| 0.0,
         &|| {
             asked.set(asked.get() + 1);
@@ -409,4 +412,118 @@ fn a_jobs_work_counts_what_it_runs() {
     let (b, members, epochs) = (c.batch_size as f64, c.train_size as f64, c.epochs as f64);
     let train = 3.0 * epochs * (members / b).ceil() * b;
     assert_eq!(shadow, train + 2.0 * members, "training and the pool's scores");
+}
+
+/// A run that stacks its shadow models (as a GPU backend's does, issue #33) reports what the same
+/// run training them one by one does: its target models bit for bit (they are not stacked), its
+/// attacks as close as the shadow models' φ are (within float rounding: a rank may swap).
+#[test]
+fn a_run_with_stacked_shadow_models_reports_what_one_by_one_does() {
+    let config = Config { shadow_models: 4, ..tiny() };
+    let ds = common::load(config.dataset);
+    let device = Device::flex();
+    let alone =
+        pollster::block_on(local::run(&config, &ds, None, &device, "flex", |_| {})).unwrap();
+    let data = ExperimentData::build(&config, &ds, None).unwrap();
+    let mut most_running = 0;
+    let (ending, _, stacked) = pollster::block_on(local::run_here(
+        &config,
+        &data,
+        &device,
+        "flex",
+        4,
+        &|| 0.0,
+        &|| false,
+        |board, _| {
+            let running = board.doing().shadows.map_or(0, |s| s.running);
+            most_running = most_running.max(running);
+        },
+    ));
+    assert_eq!(ending, local::Ending::Finished);
+    // Two models side by side here: more shadow models at once only as a stack.
+    assert!(
+        most_running > 2,
+        "the shadow models were not stacked ({most_running} at most at once)"
+    );
+    for (a, s) in alone.runs.iter().zip(&stacked.runs) {
+        assert_eq!(a.epochs, s.epochs, "{:?}: the target model differs", a.variant);
+        let (a, s) = (a.attack.as_ref().unwrap(), s.attack.as_ref().unwrap());
+        assert_eq!(a.loss, s.loss, "the loss attack reads the target alone");
+        for (x, y) in [(&a.lira_online, &s.lira_online), (&a.lira_offline, &s.lira_offline)] {
+            eprintln!("LiRA AUC one by one {}, stacked {}", x.auc, y.auc);
+            assert!((x.auc - y.auc).abs() < 1e-3, "AUC {} one by one, {} stacked", x.auc, y.auc);
+        }
+    }
+}
+
+/// A stacking board hands out each model's shadow models in stacks of at most its size — but BN with
+/// the regularizer's one by one (its penalty is not stacked) — every job once, and ends when each
+/// job of a stack is reported done. (No model trains here: the results are made up.)
+#[test]
+fn a_stacking_board_hands_out_stacks_of_one_variants_shadow_models() {
+    use spotlight_core::board::{Board, Task};
+    use spotlight_core::jobs::{JobOutput, Role};
+    use spotlight_core::report::{ModelRun, RunError};
+    let config = Config { regularizer: true, shadow_models: 5, ..tiny() };
+    let ds = common::load(config.dataset);
+    let data = ExperimentData::build(&config, &ds, None).unwrap();
+    let variants = config.variants();
+    assert_eq!(variants.len(), 3);
+    let mut board = Board::new(&config, &data, "t", 0.0).stacking(4);
+    let done = |job: &jobs::Job, output| JobResult {
+        key: job.key(),
+        job: job.clone(),
+        backend: "t".into(),
+        seconds: 0.0,
+        output,
+    };
+    let mut handed = vec![0; board.jobs().len()];
+    let mut stacks = Vec::new();
+    while let Some(task) = board.next_task() {
+        match task {
+            Task::Train { index, job } => {
+                handed[index] += 1;
+                let output = match job.role {
+                    Role::Target { variant } => JobOutput::Target {
+                        run: ModelRun::new(variants[variant]),
+                        loss: Vec::new(),
+                        phi: Vec::new(),
+                        trace: Vec::new(),
+                    },
+                    Role::Shadow { variant, .. } => {
+                        stacks.push((variants[variant], 1));
+                        JobOutput::Shadow { phi: None }
+                    }
+                };
+                board.job_done(index, Ok(done(&job, output)), 1.0);
+            }
+            Task::Stack { indices, jobs } => {
+                let variant = match jobs[0].role {
+                    Role::Shadow { variant, .. } => variant,
+                    Role::Target { .. } => panic!("a target model in a stack"),
+                };
+                assert!(
+                    jobs.iter()
+                        .all(|j| matches!(j.role, Role::Shadow { variant: v, .. } if v == variant)),
+                    "a stack of one variant's shadow models"
+                );
+                stacks.push((variants[variant], indices.len()));
+                for (&index, job) in indices.iter().zip(&jobs) {
+                    handed[index] += 1;
+                    assert!(!board.finished());
+                    board.job_done(index, Ok(done(job, JobOutput::Shadow { phi: None })), 1.0);
+                }
+            }
+            Task::Attack { variant, .. } => {
+                board.attack_done(variant, Err(RunError::Other("made up".into())));
+            }
+        }
+    }
+    assert!(board.finished());
+    assert!(handed.iter().all(|&n| n == 1), "each job handed out once: {handed:?}");
+    // Five shadow models a model: a stack of 4 and one alone; BN + regularizer's five alone.
+    let of = |v: Variant| stacks.iter().filter(|s| s.0 == v).map(|s| s.1).collect::<Vec<_>>();
+    assert_eq!(of(Variant::Bn), [4, 1]);
+    assert_eq!(of(Variant::Plain), [4, 1]);
+    assert_eq!(of(Variant::BnReg), [1, 1, 1, 1, 1]);
 }
