@@ -484,13 +484,16 @@ pub async fn run(
             }
             let Some(task) = board.next_task() else { break };
             let msg = match task {
-                Task::Train { index, job } => {
-                    ToWorker::Train { index, job, backend: backend.to_string(), gpu }
-                }
+                Task::Train { index, job } => ToWorker::Train {
+                    indices: vec![index],
+                    jobs: vec![job],
+                    backend: backend.to_string(),
+                    gpu,
+                },
                 Task::Stack { indices, jobs } => {
                     // For the browser tests: a stack was handed out.
                     web::mark("spotlight-stacked");
-                    ToWorker::TrainStack { indices, jobs, backend: backend.to_string(), gpu }
+                    ToWorker::Train { indices, jobs, backend: backend.to_string(), gpu }
                 }
                 Task::Attack { variant, target, shadow_phi } => {
                     ToWorker::Attack { variant, config: config.clone(), target, shadow_phi }

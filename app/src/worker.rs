@@ -29,16 +29,10 @@ pub enum ToWorker {
     Data {
         data: ExperimentData,
     },
-    /// `gpu`: on this worker's WebGPU device, else on burn-flex.
+    /// Jobs `indices` (`jobs`): one model, or several shadow models trained as one stacked network
+    /// (`jobs::run_stack_with`: the page sends those on WebGPU), on this worker's WebGPU device
+    /// (`gpu`), else on burn-flex. They end with one `Trained`.
     Train {
-        index: usize,
-        job: Job,
-        backend: String,
-        gpu: bool,
-    },
-    /// Shadow models `indices` trained as one stacked network (`jobs::run_stack_with`): the page
-    /// sends these on WebGPU. They end with one `Trained`.
-    TrainStack {
         indices: Vec<usize>,
         jobs: Vec<Job>,
         backend: String,
@@ -198,10 +192,7 @@ fn receive(v: &wasm_bindgen::JsValue) -> Result<(), Trouble> {
             }
             DATA.with(|d| *d.borrow_mut() = Some(data));
         }
-        ToWorker::Train { index, job, backend, gpu } => {
-            wasm_bindgen_futures::spawn_local(train(vec![index], vec![job], backend, gpu))
-        }
-        ToWorker::TrainStack { indices, jobs, backend, gpu } => {
+        ToWorker::Train { indices, jobs, backend, gpu } => {
             wasm_bindgen_futures::spawn_local(train(indices, jobs, backend, gpu))
         }
         ToWorker::LoseGpu => backend::destroy_webgpu(),
@@ -241,7 +232,7 @@ fn receive(v: &wasm_bindgen::JsValue) -> Result<(), Trouble> {
     Ok(())
 }
 
-/// Trains jobs `indices` (`jobs`): one job, or shadow models as one stack; posts each one's end.
+/// Trains jobs `indices` (`jobs`): one job, or shadow models as one stack; posts their end.
 async fn train(indices: Vec<usize>, jobs: Vec<Job>, backend: String, gpu: bool) {
     let end = |results: Vec<Result<JobResult, RunError>>| {
         let results = indices.iter().copied().zip(results).collect();

@@ -29,9 +29,8 @@ pub enum Ending {
 
 /// A task's end.
 enum Ended {
-    Trained(usize, Result<JobResult, RunError>),
-    /// A stack of shadow models (`indices`), trained together: each one's result.
-    Stacked(Vec<usize>, Vec<Result<JobResult, RunError>>),
+    /// Each job's index and result (one job, or a stack of shadow models).
+    Trained(Vec<(usize, Result<JobResult, RunError>)>),
     Attacked(usize, Result<AttackReport, RunError>),
 }
 
@@ -76,7 +75,7 @@ pub async fn run_here(
                         let on_progress = |p| progress.borrow_mut().push((index, p));
                         let r = run_job_with(&job, data, device_data, backend, clock, on_progress)
                             .await;
-                        Ended::Trained(index, r)
+                        Ended::Trained(vec![(index, r)])
                     })
                 }
                 Task::Stack { indices, jobs } => {
@@ -89,7 +88,7 @@ pub async fn run_here(
                         let r =
                             run_stack_with(&jobs, data, device_data, backend, clock, on_progress)
                                 .await;
-                        Ended::Stacked(indices, r)
+                        Ended::Trained(indices.into_iter().zip(r).collect())
                     })
                 }
                 Task::Attack { variant, target, shadow_phi } => {
@@ -132,9 +131,8 @@ pub async fn run_here(
         for e in ended {
             measured = true;
             match e {
-                Ended::Trained(index, r) => board.job_done(index, r, now),
-                Ended::Stacked(indices, results) => {
-                    for (index, r) in indices.into_iter().zip(results) {
+                Ended::Trained(results) => {
+                    for (index, r) in results {
                         board.job_done(index, r, now);
                     }
                 }
