@@ -57,7 +57,6 @@ pub struct StackTrainer {
     like: Vec<LeNet>,
     optim: ModuleOptimizer,
     data: DeviceData,
-    batch: usize,
     members: Vec<Member>,
     /// Steps of the stack taken.
     steps: usize,
@@ -122,7 +121,6 @@ impl StackTrainer {
             like,
             optim: optimizer(config),
             data: device_data.clone(),
-            batch,
             members,
             steps: 0,
             loss_sum: None,
@@ -148,7 +146,7 @@ impl StackTrainer {
     /// its members that nobody reads). A model that takes its last step is copied out, after the
     /// check of its loss for NaN — the stack's only read-back.
     pub async fn step(&mut self) -> Result<(), TrainError> {
-        let (epochs, bs) = (self.config.epochs, self.batch);
+        let (epochs, bs) = (self.config.epochs, self.config.batch_size);
         let mut ranges = Vec::new();
         for m in &mut self.members {
             let at = m.taken % m.steps_per_epoch;
@@ -158,18 +156,11 @@ impl StackTrainer {
             }
             ranges.push(if m.ended.is_none() { at * bs..(at + 1) * bs } else { 0..bs });
         }
-        let images = self
-            .members
-            .iter()
-            .zip(&ranges)
-            .map(|(m, r)| self.data.pool_images(&m.order[r.clone()]));
-        let labels = self
-            .members
-            .iter()
-            .zip(&ranges)
-            .map(|(m, r)| self.data.pool_labels(&m.order[r.clone()]));
-        let x = Tensor::cat(images.collect(), 1).autodiff();
-        let y = Tensor::cat(labels.collect(), 0).autodiff();
+        let batches: Vec<&[usize]> =
+            self.members.iter().zip(ranges).map(|(m, r)| &m.order[r]).collect();
+        let x = Tensor::cat(batches.iter().map(|b| self.data.pool_images(b)).collect(), 1);
+        let y = Tensor::cat(batches.iter().map(|b| self.data.pool_labels(b)).collect(), 0);
+        let (x, y) = (x.autodiff(), y.autodiff());
         let model = self.model.take().expect("model present");
         let logits = model.forward(x, Mode::Train);
         let [k, b, classes] = logits.dims();
